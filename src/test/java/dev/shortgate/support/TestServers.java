@@ -1,0 +1,173 @@
+package dev.shortgate.support;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.shortgate.ShortgateApplication;
+import io.r2dbc.spi.ConnectionFactoryOptions;
+import org.junit.jupiter.api.Assumptions;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The real MariaDB and Redis that integration tests use, named by {@code SHORTGATE_TEST_R2DBC_URL} (for example
+ * {@code r2dbc:mysql://root@127.0.0.1:3306/shortgate_test}) and {@code SHORTGATE_TEST_REDIS_URL} (for example
+ * {@code redis://127.0.0.1:6379}). When they are unset a test skips, unless {@code SHORTGATE_TEST_REQUIRE_SERVICES}
+ * is {@code true} (as in CI), where it fails instead: CI never skips these tests.
+ *
+ * <p>Each test class gets a database of its own, created here and dropped when closed, and a Redis key prefix
+ * of its own, so classes never see each other's data.
+ */
+public final class TestServers {
+
+    /** The admin API key every test application is started with. */
+    public static final String ADMIN_KEY = "test-admin-key-0123456789";
+
+    private TestServers() {
+    }
+
+    public static String r2dbcUrl() {
+        return required("SHORTGATE_TEST_R2DBC_URL");
+    }
+
+    public static String redisUrl() {
+        return required("SHORTGATE_TEST_REDIS_URL");
+    }
+
+    private static String required(String name) {
+        String value = System.getenv(name);
+        if (value == null || value.isBlank()) {
+            value = System.getProperty(name);
+        }
+        boolean require = Boolean.parseBoolean(System.getenv("SHORTGATE_TEST_REQUIRE_SERVICES"));
+        if (value == null || value.isBlank()) {
+            if (require) {
+                throw new IllegalStateException(name + " is not set, and SHORTGATE_TEST_REQUIRE_SERVICES=true");
+            }
+            Assumptions.abort(name + " is not set; skipping a test that needs the real server");
+        }
+        return value;
+    }
+
+    /** A new, empty MariaDB database; {@link Database#close()} drops it. */
+    public static Database newDatabase() {
+        ConnectionFactoryOptions base = ConnectionFactoryOptions.parse(r2dbcUrl());
+        String name = "sgit_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+        Database database = new Database(base, name);
+        database.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+        return database;
+    }
+
+    /** A Redis key prefix no other test uses. */
+    public static String newRedisPrefix() {
+        return "sgit:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    }
+
+    /**
+     * Starts a whole application on random ports with the given properties (on top of the defaults), the way
+     * {@code java -jar} would: used where a test needs two pods side by side.
+     */
+    public static ConfigurableApplicationContext startApp(Map<String, Object> properties) {
+        Map<String, Object> all = new HashMap<>();
+        all.put("server.port", "0");
+        all.put("management.server.port", "0");
+        all.put("shortgate.security.admin-key", ADMIN_KEY);
+        all.putAll(properties);
+        String[] args = all.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        return new SpringApplicationBuilder(ShortgateApplication.class).run(args);
+    }
+
+    /** One throwaway database on the test server. */
+    public static final class Database implements AutoCloseable {
+
+        private final ConnectionFactoryOptions base;
+        private final String name;
+
+        Database(ConnectionFactoryOptions base, String name) {
+            this.base = base;
+            this.name = name;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        /** The R2DBC URL of this database, credentials included. */
+        public String r2dbcUrl() {
+            return "r2dbc:mysql://" + credentials() + host() + "/" + name;
+        }
+
+        /** Properties that point an application at this database. */
+        public Map<String, Object> properties() {
+            Map<String, Object> properties = new HashMap<>();
+            properties.put("spring.r2dbc.url", r2dbcUrl());
+            return properties;
+        }
+
+        public void execute(String sql) {
+            try (Connection connection = DriverManager.getConnection(jdbcUrl(""), user(), password());
+                 Statement statement = connection.createStatement()) {
+                statement.execute(sql);
+            } catch (SQLException e) {
+                throw new IllegalStateException("Could not run " + sql, e);
+            }
+        }
+
+        /** Runs a query in this database and returns the first column of the first row, as a long. */
+        public long queryForLong(String sql) {
+            try (Connection connection = DriverManager.getConnection(jdbcUrl(name), user(), password());
+                 Statement statement = connection.createStatement();
+                 var rows = statement.executeQuery(sql)) {
+                rows.next();
+                return rows.getLong(1);
+            } catch (SQLException e) {
+                throw new IllegalStateException("Could not run " + sql, e);
+            }
+        }
+
+        /** Runs a statement in this database. */
+        public void update(String sql) {
+            try (Connection connection = DriverManager.getConnection(jdbcUrl(name), user(), password());
+                 Statement statement = connection.createStatement()) {
+                statement.execute(sql);
+            } catch (SQLException e) {
+                throw new IllegalStateException("Could not run " + sql, e);
+            }
+        }
+
+        private String jdbcUrl(String database) {
+            return "jdbc:mariadb://" + host() + "/" + database;
+        }
+
+        private String host() {
+            Object port = base.getValue(ConnectionFactoryOptions.PORT);
+            return base.getValue(ConnectionFactoryOptions.HOST) + (port != null ? ":" + port : "");
+        }
+
+        private String user() {
+            Object user = base.getValue(ConnectionFactoryOptions.USER);
+            return user == null ? "root" : user.toString();
+        }
+
+        private String password() {
+            Object password = base.getValue(ConnectionFactoryOptions.PASSWORD);
+            return password == null ? "" : password.toString();
+        }
+
+        private String credentials() {
+            String password = password();
+            return user() + (password.isEmpty() ? "" : ":" + password) + "@";
+        }
+
+        @Override
+        public void close() {
+            execute("DROP DATABASE IF EXISTS " + name);
+        }
+    }
+}
