@@ -1,0 +1,65 @@
+package dev.shortgate.codegen;
+
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Finds a free code for a URL by trying candidates in order, round after round.
+ *
+ * <p>Round 0 hashes the URL alone, so every pod proposes the same candidates for the same URL and the
+ * database's unique key settles races. When all four candidates of a round are taken by other URLs, the next
+ * round hashes the URL salted with a timestamp and nonce. Rounds are bounded; when they run out the result is a
+ * {@link CodeSpaceExhaustedException}, never an endless loop. The URL that is stored is always the original:
+ * the salt only changes the hash input.
+ */
+public final class CodeAllocator {
+
+    private final CodeGenerator generator;
+    private final int maxRounds;
+    private final Supplier<String> salts;
+
+    public CodeAllocator(CodeGenerator generator, int maxRounds, Supplier<String> salts) {
+        if (maxRounds < 1) {
+            throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
+        }
+        this.generator = generator;
+        this.maxRounds = maxRounds;
+        this.salts = salts;
+    }
+
+    /** Salts of the form {@code <epoch millis>-<nonce>}: a timestamp, made unique within this process. */
+    public static Supplier<String> timestampSalts(Clock clock) {
+        AtomicLong nonce = new AtomicLong();
+        return () -> clock.millis() + "-" + nonce.incrementAndGet();
+    }
+
+    /**
+     * Claims the first free candidate.
+     *
+     * @param claim    tries to take one code; emits the result when the code is now this URL's (including when
+     *                 it already was), completes empty when another URL holds it, and errors on failure
+     * @param existing consulted before each salted round, so a concurrent creator's salted code is reused
+     *                 rather than a second code being made; complete empty when there is none
+     * @return the first successful claim, or a {@link CodeSpaceExhaustedException}
+     */
+    public <T> Mono<T> allocate(String url, int length, Function<String, Mono<T>> claim, Mono<T> existing) {
+        CodeGenerator.checkLength(length);
+        return Flux.range(0, maxRounds)
+                .concatMap(round -> round == 0
+                        ? tryRound(url, length, null, claim)
+                        : existing.switchIfEmpty(Mono.defer(() -> tryRound(url, length, salts.get(), claim))))
+                .next()
+                .switchIfEmpty(Mono.error(() -> new CodeSpaceExhaustedException(length, maxRounds)));
+    }
+
+    private <T> Mono<T> tryRound(String url, int length, String salt, Function<String, Mono<T>> claim) {
+        return Flux.fromIterable(generator.candidates(url, length, salt))
+                .concatMap(claim)
+                .next();
+    }
+}
