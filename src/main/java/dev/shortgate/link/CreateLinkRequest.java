@@ -1,0 +1,23 @@
+package dev.shortgate.link;
+
+import java.time.Instant;
+
+/**
+ * Body of {@code POST /api/v1/links} (and of each batch item).
+ *
+ * @param url            the URL to shorten (required)
+ * @param length         the generated code's length, 1 to 8 (default 7)
+ * @param alias          a custom code instead of a generated one
+ * @param expiresAt      when the link stops redirecting (410 after), in the future
+ * @param maxVisits      how many visits it allows (410 after), positive
+ * @param disabled       create it switched off (404 until enabled)
+ * @param redirectStatus 301, 302 (default), 307 or 308
+ * @param forwardQuery   append the visitor's query string to the target
+ */
+record CreateLinkRequest(String url, Integer length, String alias, Instant expiresAt, Long maxVisits,
+                         Boolean disabled, Integer redirectStatus, Boolean forwardQuery) {
+
+    CreateLinkRequest(String url, Integer length, String alias) {
+        this(url, length, alias, null, null, null, null, null);
+    }
+}

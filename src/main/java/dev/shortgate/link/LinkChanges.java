@@ -1,0 +1,20 @@
+package dev.shortgate.link;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * How the write side tells the read path that a link changed, without depending on it. The redirect feature
+ * implements this: it writes the link through to its caches and tells other pods to drop what they hold.
+ * Implementations must not fail the write: the database is the source of truth and is already written.
+ */
+public interface LinkChanges {
+
+    /** A link was created; caches may hold a negative entry for its code. */
+    Mono<Void> created(Link link);
+
+    /**
+     * A link was changed or deleted (then {@link Link#deletedAt()} is set); every cached copy of its code must be
+     * replaced or dropped.
+     */
+    Mono<Void> changed(Link link);
+}

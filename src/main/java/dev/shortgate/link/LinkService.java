@@ -1,0 +1,343 @@
+package dev.shortgate.link;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import dev.shortgate.codegen.CodeAllocator;
+import dev.shortgate.codegen.CodeGenerator;
+import dev.shortgate.codegen.CodeSpaceExhaustedException;
+import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.security.ApiScope;
+import dev.shortgate.security.UrlPolicy;
+import dev.shortgate.system.Problem;
+import dev.shortgate.system.ProblemException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.stereotype.Service;
+import reactor.core.publisher.Mono;
+
+/**
+ * Creates, reads, changes and deletes links. Creating is: check and normalise the URL, reuse the code this URL
+ * already has with the same settings, or claim the first free candidate; the primary key decides every race.
+ * Every change goes to the database first, then to the caches through {@link LinkChanges}.
+ */
+@Service
+class LinkService {
+
+    /** Codes and aliases share one syntax. */
+    static final Pattern ALIAS = Link.CODE;
+
+    /** First path segments that must stay free for the service itself (compared case-insensitively). */
+    static final Set<String> RESERVED = Set.of("api", "actuator", "favicon.ico", "robots.txt", "health", "metrics",
+            "prometheus", "static", "assets", "admin", "login", "logout", "well-known", ".well-known", "sitemap.xml",
+            "index.html", "error");
+
+    static final Set<Integer> REDIRECT_STATUSES = Set.of(301, 302, 307, 308);
+    static final Set<String> PATCHABLE = Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus",
+            "forwardQuery");
+    static final int MAX_PAGE = 100;
+
+    private final LinkRepository links;
+    private final UrlPolicy urlPolicy;
+    private final CodegenProperties codegen;
+    private final LinkChanges changes;
+    private final Clock clock;
+    private final Counter createdGenerated;
+    private final Counter createdAlias;
+    private final Counter collisions;
+    private final Mono<CodeAllocator> allocator;
+
+    LinkService(LinkRepository links, UrlPolicy urlPolicy, CodegenSecret secret, CodegenProperties codegen,
+                LinkChanges changes, Clock clock, MeterRegistry registry) {
+        this.links = links;
+        this.urlPolicy = urlPolicy;
+        this.codegen = codegen;
+        this.changes = changes;
+        this.clock = clock;
+        this.createdGenerated = Counter.builder("shortgate.links.creations").tag("kind", "generated")
+                .description("Links created").register(registry);
+        this.createdAlias = Counter.builder("shortgate.links.creations").tag("kind", "alias")
+                .description("Links created").register(registry);
+        this.collisions = Counter.builder("shortgate.codegen.collisions")
+                .description("Candidate codes that were already taken by another URL").register(registry);
+        this.allocator = secret.get().map(key -> new CodeAllocator(new CodeGenerator(key), codegen.maxRounds(),
+                CodeAllocator.timestampSalts(clock)));
+    }
+
+    /** The result of a create: the link, and whether this call made it (201) or found it (200). */
+    record Created(Link link, boolean created) {
+    }
+
+    /** One page of links and the cursor of the next, if any. */
+    record Page(List<Link> links, String nextCursor) {
+    }
+
+    Mono<Created> create(CreateLinkRequest request, ApiPrincipal caller) {
+        return Mono.defer(() -> {
+            caller.require(ApiScope.ADMIN, ApiScope.CREATE);
+            String url = urlPolicy.normalize(request.url());
+            Instant now = now();
+            if (request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
+                throw invalid("expiresAt", "expiresAt must be in the future.");
+            }
+            if (request.maxVisits() != null && request.maxVisits() < 1) {
+                throw invalid("maxVisits", "maxVisits must be a positive number.");
+            }
+            int status = request.redirectStatus() == null ? Link.DEFAULT_REDIRECT_STATUS : request.redirectStatus();
+            checkStatus(status);
+            Instant expiresAt = request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
+            if (request.alias() != null) {
+                if (request.length() != null) {
+                    throw invalid("length", "Give either alias or length, not both.");
+                }
+                String alias = checkAlias(request.alias());
+                return createAlias(new Link(alias, url, status, true, now, expiresAt, request.maxVisits(),
+                        Boolean.TRUE.equals(request.disabled()), Boolean.TRUE.equals(request.forwardQuery()),
+                        caller.keyId(), null));
+            }
+            int length = request.length() == null ? codegen.defaultLength() : request.length();
+            if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
+                throw Problem.INVALID_LENGTH.toException("length must be between " + CodeGenerator.MIN_LENGTH
+                        + " and " + CodeGenerator.MAX_LENGTH + ", got " + length + ".").with("field", "length");
+            }
+            Link wanted = new Link(null, url, status, false, now, expiresAt, request.maxVisits(),
+                    Boolean.TRUE.equals(request.disabled()), Boolean.TRUE.equals(request.forwardQuery()),
+                    caller.keyId(), null);
+            return createGenerated(wanted, length);
+        });
+    }
+
+    Mono<Link> get(String code, ApiPrincipal caller) {
+        return live(code).filter(link -> caller.canRead(link.apiKeyId())).switchIfEmpty(notFound(code));
+    }
+
+    Mono<Page> list(String cursor, Integer limit, ApiPrincipal caller) {
+        return Mono.defer(() -> {
+            int size = limit == null ? 50 : limit;
+            if (size < 1 || size > MAX_PAGE) {
+                throw invalid("limit", "limit must be between 1 and " + MAX_PAGE + ".");
+            }
+            Instant afterTime = null;
+            String afterCode = null;
+            if (cursor != null && !cursor.isEmpty()) {
+                String decoded;
+                try {
+                    decoded = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    throw invalid("cursor", "cursor is not one this API gave out.");
+                }
+                int colon = decoded.indexOf(':');
+                try {
+                    afterTime = Instant.ofEpochMilli(Long.parseLong(decoded.substring(0, Math.max(colon, 0))));
+                } catch (NumberFormatException e) {
+                    throw invalid("cursor", "cursor is not one this API gave out.");
+                }
+                afterCode = decoded.substring(colon + 1);
+            }
+            Long owner = caller.scope() == ApiScope.CREATE ? caller.keyId() : null;
+            if (caller.scope() == ApiScope.CREATE && owner == null) {
+                return Mono.just(new Page(List.of(), null));
+            }
+            return links.page(owner, afterTime, afterCode, size + 1).collectList().map(page -> {
+                if (page.size() <= size) {
+                    return new Page(page, null);
+                }
+                Link last = page.get(size - 1);
+                String next = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                        (last.createdAt().toEpochMilli() + ":" + last.code()).getBytes(StandardCharsets.UTF_8));
+                return new Page(page.subList(0, size), next);
+            });
+        });
+    }
+
+    /** Applies a JSON merge patch (RFC 7386) to a link's editable fields. */
+    Mono<Link> update(String code, Map<String, Object> patch, ApiPrincipal caller) {
+        return changeable(code, caller).flatMap(current -> {
+            for (String field : patch.keySet()) {
+                if (!PATCHABLE.contains(field)) {
+                    throw invalid(field, "'" + field + "' cannot be changed; editable fields are " + PATCHABLE + ".");
+                }
+            }
+            String url = current.url();
+            if (patch.containsKey("url")) {
+                url = urlPolicy.normalize(text(patch.get("url"), "url"));
+            }
+            Instant expiresAt = current.expiresAt();
+            if (patch.containsKey("expiresAt")) {
+                Object value = patch.get("expiresAt");
+                expiresAt = value == null ? null : instant(value).truncatedTo(ChronoUnit.MILLIS);
+            }
+            Long maxVisits = current.maxVisits();
+            if (patch.containsKey("maxVisits")) {
+                Object value = patch.get("maxVisits");
+                maxVisits = value == null ? null : positive(value);
+            }
+            boolean disabled = patch.containsKey("disabled") ? bool(patch.get("disabled"), "disabled") : current.disabled();
+            boolean forwardQuery = patch.containsKey("forwardQuery")
+                    ? bool(patch.get("forwardQuery"), "forwardQuery") : current.forwardQuery();
+            int status = current.redirectStatus();
+            if (patch.containsKey("redirectStatus")) {
+                if (!(patch.get("redirectStatus") instanceof Number number)) {
+                    throw invalid("redirectStatus", "redirectStatus must be 301, 302, 307 or 308.");
+                }
+                status = number.intValue();
+                checkStatus(status);
+            }
+            Link changed = new Link(current.code(), url, status, current.alias(), current.createdAt(), expiresAt,
+                    maxVisits, disabled, forwardQuery, current.apiKeyId(), null);
+            return links.update(changed, clock.instant())
+                    .flatMap(updated -> updated ? changes.changed(changed).thenReturn(changed) : notFound(code));
+        });
+    }
+
+    /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
+    Mono<Void> delete(String code, ApiPrincipal caller) {
+        Instant now = now();
+        return changeable(code, caller).flatMap(link -> links.markDeleted(code, now).flatMap(deleted -> deleted
+                ? changes.changed(new Link(link.code(), link.url(), link.redirectStatus(), link.alias(),
+                        link.createdAt(), link.expiresAt(), link.maxVisits(), link.disabled(), link.forwardQuery(),
+                        link.apiKeyId(), now))
+                : Mono.<Void>error(notFoundProblem(code))));
+    }
+
+    private Mono<Link> changeable(String code, ApiPrincipal caller) {
+        return live(code)
+                .filter(link -> caller.canRead(link.apiKeyId()))
+                .switchIfEmpty(notFound(code))
+                .map(link -> {
+                    if (!caller.canChange(link.apiKeyId())) {
+                        throw Problem.FORBIDDEN.toException("This API key may not change this link.");
+                    }
+                    return link;
+                });
+    }
+
+    private Mono<Link> live(String code) {
+        return ALIAS.matcher(code).matches()
+                ? links.findByCode(code).filter(link -> link.deletedAt() == null)
+                : Mono.empty();
+    }
+
+    private Mono<Created> createGenerated(Link wanted, int length) {
+        Mono<Created> existing = links.findGenerated(wanted.url())
+                .filter(link -> link.code().length() == length && link.satisfies(wanted))
+                .next()
+                .map(link -> new Created(link, false));
+        return existing.switchIfEmpty(Mono.defer(() -> allocator.flatMap(codes -> codes.allocate(wanted.url(), length,
+                        code -> claim(code, wanted), existing))))
+                .onErrorMap(CodeSpaceExhaustedException.class, e -> Problem.CODE_SPACE_EXHAUSTED.toException(
+                                "No free code of length " + length + " was found after " + e.rounds()
+                                        + " rounds; try a longer length.")
+                        .with("length", length))
+                .flatMap(this::announce);
+    }
+
+    /** Takes {@code code} for the wanted link, or finds that it already holds it; empty when another link does. */
+    private Mono<Created> claim(String code, Link wanted) {
+        Link candidate = withCode(wanted, code);
+        return links.insert(candidate).flatMap(inserted -> inserted
+                ? Mono.just(new Created(candidate, true))
+                : links.findByCode(code)
+                        .filter(holder -> holder.satisfies(candidate))
+                        .map(holder -> new Created(holder, false))
+                        .switchIfEmpty(Mono.fromRunnable(collisions::increment)));
+    }
+
+    private Mono<Created> createAlias(Link candidate) {
+        return links.insert(candidate)
+                .flatMap(inserted -> inserted
+                        ? Mono.just(new Created(candidate, true))
+                        : links.findByCode(candidate.code())
+                                .filter(holder -> holder.satisfies(candidate))
+                                .map(holder -> new Created(holder, false))
+                                .switchIfEmpty(Mono.error(() -> Problem.ALIAS_TAKEN.toException(
+                                        "The alias '" + candidate.code() + "' is already taken.")
+                                        .with("field", "alias"))))
+                .flatMap(this::announce);
+    }
+
+    private Mono<Created> announce(Created created) {
+        if (!created.created()) {
+            return Mono.just(created);
+        }
+        (created.link().alias() ? createdAlias : createdGenerated).increment();
+        return changes.created(created.link()).thenReturn(created);
+    }
+
+    private static Link withCode(Link link, String code) {
+        return new Link(code, link.url(), link.redirectStatus(), link.alias(), link.createdAt(), link.expiresAt(),
+                link.maxVisits(), link.disabled(), link.forwardQuery(), link.apiKeyId(), link.deletedAt());
+    }
+
+    private static String checkAlias(String alias) {
+        if (!ALIAS.matcher(alias).matches()) {
+            throw Problem.INVALID_ALIAS.toException("alias must be 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'.")
+                    .with("field", "alias");
+        }
+        if (RESERVED.contains(alias.toLowerCase(Locale.ROOT))) {
+            throw Problem.INVALID_ALIAS.toException("alias '" + alias + "' is reserved.").with("field", "alias");
+        }
+        return alias;
+    }
+
+    private static void checkStatus(int status) {
+        if (!REDIRECT_STATUSES.contains(status)) {
+            throw invalid("redirectStatus", "redirectStatus must be 301, 302, 307 or 308.");
+        }
+    }
+
+    private static String text(Object value, String field) {
+        if (!(value instanceof String s)) {
+            throw invalid(field, field + " must be a string.");
+        }
+        return s;
+    }
+
+    private static boolean bool(Object value, String field) {
+        if (!(value instanceof Boolean b)) {
+            throw invalid(field, field + " must be true or false.");
+        }
+        return b;
+    }
+
+    private static long positive(Object value) {
+        if (!(value instanceof Number n) || n.longValue() < 1 || n.doubleValue() != n.longValue()) {
+            throw invalid("maxVisits", "maxVisits must be a positive whole number, or null to remove the limit.");
+        }
+        return n.longValue();
+    }
+
+    private static Instant instant(Object value) {
+        try {
+            return Instant.parse(text(value, "expiresAt"));
+        } catch (DateTimeParseException e) {
+            throw invalid("expiresAt", "expiresAt must be an ISO-8601 instant such as 2030-01-01T00:00:00Z.");
+        }
+    }
+
+    private static ProblemException invalid(String field, String detail) {
+        return Problem.INVALID_REQUEST.toException(detail).with("field", field);
+    }
+
+    private static <T> Mono<T> notFound(String code) {
+        return Mono.error(() -> notFoundProblem(code));
+    }
+
+    private static ProblemException notFoundProblem(String code) {
+        return Problem.LINK_NOT_FOUND.toException("No link has the code '" + code + "'.").with("code", code);
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

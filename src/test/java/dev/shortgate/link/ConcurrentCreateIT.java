@@ -1,0 +1,91 @@
+package dev.shortgate.link;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.shortgate.support.RunningApp;
+import dev.shortgate.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Two pods on one MariaDB create the same URL 50 times each, all at once: one row, one code. The primary key
+ * decides; the loser re-reads and finds its own URL there.
+ */
+class ConcurrentCreateIT {
+
+    static TestServers.Database database;
+    static RunningApp a;
+    static RunningApp b;
+
+    @BeforeAll
+    static void start() {
+        database = TestServers.newDatabase();
+        Map<String, Object> properties = new HashMap<>(database.properties());
+        properties.put("shortgate.codegen.secret", "concurrent-create-it-secret");
+        a = RunningApp.start(properties);
+        b = RunningApp.start(properties);
+    }
+
+    @AfterAll
+    static void stop() {
+        for (RunningApp app : new RunningApp[] {a, b}) {
+            if (app != null) {
+                app.close();
+            }
+        }
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    record Outcome(int status, String code) {
+    }
+
+    @Test
+    void fiftyConcurrentCreatesOnEachOfTwoPodsMakeOneRowAndOneCode() {
+        String url = "https://example.com/race?x=1";
+        List<Outcome> outcomes = Flux.merge(creates(a, url, 50), creates(b, url, 50))
+                .collectList().block(Duration.ofSeconds(60));
+
+        assertThat(outcomes).hasSize(100);
+        assertThat(outcomes).allSatisfy(o -> assertThat(o.status()).isIn(200, 201));
+        Set<String> codes = outcomes.stream().map(Outcome::code).collect(Collectors.toSet());
+        assertThat(codes).hasSize(1);
+        assertThat(outcomes.stream().filter(o -> o.status() == 201).count()).isEqualTo(1);
+        assertThat(database.queryForLong("SELECT COUNT(*) FROM link WHERE long_url = '" + url + "'")).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentCreatesOfDistinctUrlsAllSucceedWithDistinctCodes() {
+        Flux<Outcome> many = Flux.range(0, 200).flatMap(i -> create(i % 2 == 0 ? a : b,
+                "https://example.com/distinct/" + i), 64);
+        List<Outcome> outcomes = many.collectList().block(Duration.ofSeconds(60));
+        assertThat(outcomes).allSatisfy(o -> assertThat(o.status()).isEqualTo(201));
+        assertThat(outcomes.stream().map(Outcome::code).distinct().count()).isEqualTo(200);
+    }
+
+    private static Flux<Outcome> creates(RunningApp app, String url, int n) {
+        return Flux.range(0, n).flatMap(i -> create(app, url), n);
+    }
+
+    private static Mono<Outcome> create(RunningApp app, String url) {
+        return WebClient.create("http://127.0.0.1:" + app.port()).post().uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .header("X-Api-Key", TestServers.ADMIN_KEY)
+                .bodyValue(Map.of("url", url))
+                .exchangeToMono(response -> response.bodyToMono(Map.class)
+                        .map(body -> new Outcome(response.statusCode().value(), String.valueOf(body.get("code")))));
+    }
+}
