@@ -1,0 +1,64 @@
+package dev.shortgate.visit;
+
+import java.time.Clock;
+
+import dev.shortgate.security.ClientIpResolver;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.r2dbc.spi.ConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.r2dbc.core.binding.BindMarkersFactoryResolver;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/** Wires the visit pipeline: recorder → batch writer → enricher (user agent, GeoIP) → database. */
+@Configuration(proxyBeanMethods = false)
+class VisitConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(VisitConfiguration.class);
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClientIpResolver clientIpResolver(VisitProperties properties) {
+        return new ClientIpResolver(properties.trustedProxies());
+    }
+
+    @Bean(destroyMethod = "close")
+    GeoLocator geoLocator(VisitProperties properties) {
+        return GeoLocator.open(properties.geoipDatabase());
+    }
+
+    @Bean
+    VisitEnricher visitEnricher(VisitProperties properties, GeoLocator geo) {
+        return new VisitEnricher(UserAgentParser::sharedOrNull, geo, properties.storeRawIp());
+    }
+
+    /** Builds the user-agent parser in the background once the application is up, so the first batch need not. */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> userAgentParserWarmUp(VisitProperties properties) {
+        return event -> {
+            if (properties.enabled()) {
+                Mono.fromRunnable(UserAgentParser::sharedOrNull)
+                        .subscribeOn(Schedulers.boundedElastic())
+                        .subscribe(null, error -> log.warn("Could not build the user-agent parser", error));
+            }
+        };
+    }
+
+    @Bean
+    VisitRecorder visitRecorder(VisitProperties properties, ClientIpResolver clientIps, VisitEnricher enricher,
+                                DatabaseClient db, ConnectionFactory connectionFactory,
+                                ReactiveTransactionManager transactionManager, Clock clock, MeterRegistry registry) {
+        VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connectionFactory),
+                TransactionalOperator.create(transactionManager), enricher, Schedulers.boundedElastic());
+        return new VisitRecorder(properties, clientIps, new VisitId(), writer, clock, Schedulers.parallel(), registry);
+    }
+}

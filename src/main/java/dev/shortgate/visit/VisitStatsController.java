@@ -1,0 +1,178 @@
+package dev.shortgate.visit;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.system.Problem;
+import dev.shortgate.system.ProblemException;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * The stats API: {@code GET /api/v1/links/{code}/stats} (totals, per day and top tens over a UTC date range) and
+ * {@code GET /api/v1/links/{code}/visits} (raw visits, newest first, paged by visit id). Bots are left out of the
+ * stats unless {@code bots=true}. Numbers trail the redirects by up to one flush interval.
+ */
+@RestController
+@RequestMapping(path = "/api/v1/links/{code}", produces = MediaType.APPLICATION_JSON_VALUE)
+class VisitStatsController {
+
+    static final int TOP = 10;
+    static final int DEFAULT_DAYS = 30;
+    static final int MAX_DAYS = 366;
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 1000;
+    private static final Pattern CODE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    private final VisitQueries queries;
+    private final Clock clock;
+
+    VisitStatsController(VisitQueries queries, Clock clock) {
+        this.queries = queries;
+        this.clock = clock;
+    }
+
+    /** Stats of one link over the UTC days {@code from} to {@code to}, both included. */
+    record Stats(String code, LocalDate from, LocalDate to, boolean bots, long totalVisits, long uniqueVisitors,
+                 List<DayVisits> perDay, List<VisitQueries.LabelCount> topCountries,
+                 List<VisitQueries.LabelCount> topBrowsers, List<VisitQueries.LabelCount> topOperatingSystems,
+                 List<VisitQueries.LabelCount> topDeviceClasses, List<VisitQueries.LabelCount> topReferers) {
+    }
+
+    /** @param date a UTC day, @param visits its visits (every day of the range is listed, zero or not) */
+    record DayVisits(LocalDate date, long visits) {
+    }
+
+    /** One page of visits; {@code nextCursor} is null on the last page. */
+    record VisitPage(List<VisitView> visits, String nextCursor) {
+    }
+
+    /** A visit as the API shows it: the id in its 16-character form; the client id stays internal. */
+    record VisitView(String id, Instant visitedAt, String ip, String userAgent, String referer, String country,
+                     String city, String browser, String browserVersion, String os, String deviceClass, boolean bot) {
+
+        static VisitView of(Visit v) {
+            return new VisitView(VisitId.toText(v.id()), v.visitedAt(), v.ip(), v.userAgent(), v.referer(),
+                    v.country(), v.city(), v.browser(), v.browserVersion(), v.os(), v.deviceClass(), v.bot());
+        }
+    }
+
+    @GetMapping("/stats")
+    Mono<Stats> stats(@PathVariable String code, @RequestParam(required = false) String from,
+                      @RequestParam(required = false) String to, @RequestParam(required = false) String bots,
+                      ServerWebExchange exchange) {
+        ApiPrincipal caller = ApiPrincipal.of(exchange);
+        LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
+        LocalDate end = to == null ? today : date("to", to);
+        LocalDate start = from == null ? end.minusDays(DEFAULT_DAYS - 1) : date("from", from);
+        boolean withBots = flag("bots", bots);
+        if (start.isAfter(end)) {
+            throw invalid("from", "from (" + start + ") must not be after to (" + end + ").");
+        }
+        if (ChronoUnit.DAYS.between(start, end) + 1 > MAX_DAYS) {
+            throw invalid("from", "The range may span at most " + MAX_DAYS + " days.");
+        }
+        return visible(code, caller).then(Mono.zip(
+                queries.perDay(code, start, end).collectList(),
+                queries.uniqueVisitors(code, start, end, withBots),
+                queries.top(VisitQueries.Ranked.COUNTRY, code, start, end, withBots, TOP),
+                queries.top(VisitQueries.Ranked.BROWSER, code, start, end, withBots, TOP),
+                queries.top(VisitQueries.Ranked.OS, code, start, end, withBots, TOP),
+                queries.top(VisitQueries.Ranked.DEVICE_CLASS, code, start, end, withBots, TOP),
+                queries.top(VisitQueries.Ranked.REFERER, code, start, end, withBots, TOP)))
+                .map(t -> {
+                    List<DayVisits> days = everyDay(start, end, t.getT1(), withBots);
+                    long total = days.stream().mapToLong(DayVisits::visits).sum();
+                    return new Stats(code, start, end, withBots, total, t.getT2(), days, t.getT3(), t.getT4(),
+                            t.getT5(), t.getT6(), t.getT7());
+                });
+    }
+
+    @GetMapping("/visits")
+    Mono<VisitPage> visits(@PathVariable String code, @RequestParam(required = false) String limit,
+                           @RequestParam(required = false) String cursor, ServerWebExchange exchange) {
+        ApiPrincipal caller = ApiPrincipal.of(exchange);
+        int size = limit == null ? DEFAULT_LIMIT : limit(limit);
+        byte[] after;
+        try {
+            after = cursor == null ? null : VisitId.fromText(cursor);
+        } catch (IllegalArgumentException e) {
+            throw invalid("cursor", "cursor is not a visit id: " + e.getMessage() + ".");
+        }
+        return visible(code, caller).then(queries.visits(code, after, size).map(VisitView::of).collectList())
+                .map(page -> new VisitPage(page, page.size() < size ? null : page.get(page.size() - 1).id()));
+    }
+
+    /** Completes when the link exists and this caller may read it; a 404 otherwise, as if it did not exist. */
+    private Mono<Void> visible(String code, ApiPrincipal caller) {
+        Mono<Boolean> exists = CODE.matcher(code).matches()
+                ? queries.liveLinkOwner(code).map(owner -> caller.canRead(owner.orElse(null))).defaultIfEmpty(false)
+                : Mono.just(false);
+        return exists.flatMap(found -> found ? Mono.<Void>empty()
+                : Mono.error(Problem.LINK_NOT_FOUND.toException("No link has the code '" + code + "'.")
+                        .with("code", code)));
+    }
+
+    private static List<DayVisits> everyDay(LocalDate start, LocalDate end, List<VisitQueries.DayCount> counts,
+                                            boolean bots) {
+        Map<LocalDate, Long> byDay = new HashMap<>();
+        for (VisitQueries.DayCount count : counts) {
+            byDay.put(count.date(), bots ? count.visits() : count.visits() - count.botVisits());
+        }
+        List<DayVisits> days = new ArrayList<>();
+        for (LocalDate day = start; !day.isAfter(end); day = day.plusDays(1)) {
+            days.add(new DayVisits(day, byDay.getOrDefault(day, 0L)));
+        }
+        return days;
+    }
+
+    private static LocalDate date(String field, String value) {
+        try {
+            return LocalDate.parse(value);
+        } catch (DateTimeParseException e) {
+            throw invalid(field, field + " must be a date in the form YYYY-MM-DD, got '" + value + "'.");
+        }
+    }
+
+    private static boolean flag(String field, String value) {
+        if (value == null || value.equals("false")) {
+            return false;
+        }
+        if (value.equals("true")) {
+            return true;
+        }
+        throw invalid(field, field + " must be true or false, got '" + value + "'.");
+    }
+
+    private static int limit(String value) {
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= 1 && parsed <= MAX_LIMIT) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw invalid("limit", "limit must be a whole number from 1 to " + MAX_LIMIT + ", got '" + value + "'.");
+    }
+
+    private static ProblemException invalid(String field, String detail) {
+        return Problem.INVALID_REQUEST.toException(detail).with("field", field);
+    }
+}
