@@ -1,0 +1,59 @@
+package dev.shortgate.security;
+
+import java.time.Duration;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * API security settings ({@code shortgate.security.*}).
+ *
+ * @param adminKey        the admin API key ({@code SHORTGATE_ADMIN_KEY}), at least 16 characters. Compared in
+ *                        constant time against its SHA-256 hash; never logged. When unset in the embedded mode,
+ *                        an admin key is generated at first start and printed once.
+ * @param keyCacheTtl     how long a pod trusts a key it has looked up; a revoked key stops working on other pods
+ *                        within this time
+ * @param maxBodySize     the largest request body on {@code /api/**} except batch creates
+ * @param maxBatchBodySize the largest body of {@code POST /api/v1/links/batch} (1000 URLs)
+ * @param rateLimit       request budgets
+ */
+@ConfigurationProperties("shortgate.security")
+@Validated
+public record SecurityProperties(
+        String adminKey,
+        @NotNull @DefaultValue("30s") Duration keyCacheTtl,
+        @Positive @DefaultValue("65536") long maxBodySize,
+        @Positive @DefaultValue("5242880") long maxBatchBodySize,
+        @Valid @DefaultValue RateLimit rateLimit) {
+
+    public SecurityProperties {
+        if (adminKey != null && !adminKey.isEmpty() && adminKey.length() < 16) {
+            throw new IllegalArgumentException("shortgate.security.admin-key must be at least 16 characters");
+        }
+    }
+
+    /**
+     * Token buckets, shared across pods through Redis when it is configured, else per pod.
+     *
+     * @param apiCapacity      requests a key may burst on {@code /api/**}
+     * @param apiRefill        requests a key regains per {@code apiPeriod}
+     * @param apiPeriod        the refill period for API keys
+     * @param notFoundCapacity unknown-code 404s a client IP may burst before it gets 429s (hits on real codes
+     *                         are never limited)
+     * @param notFoundRefill   unknown-code 404s a client IP regains per {@code notFoundPeriod}
+     * @param notFoundPeriod   the refill period for unknown-code 404s
+     * @param redisTimeout     how long a check waits for the shared bucket in Redis before using the pod's own
+     */
+    public record RateLimit(@Positive @DefaultValue("200") long apiCapacity,
+                            @Positive @DefaultValue("100") long apiRefill,
+                            @NotNull @DefaultValue("1s") Duration apiPeriod,
+                            @Positive @DefaultValue("100") long notFoundCapacity,
+                            @Positive @DefaultValue("10") long notFoundRefill,
+                            @NotNull @DefaultValue("1s") Duration notFoundPeriod,
+                            @NotNull @DefaultValue("100ms") Duration redisTimeout) {
+    }
+}

@@ -1,0 +1,435 @@
+package dev.shortgate.security;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import com.ibm.icu.text.IDNA;
+import dev.shortgate.system.Problem;
+import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.ShortgateProperties;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * Decides whether a URL may be shortened, and normalises it so that the same URL always yields the same code.
+ * Create, batch and PATCH all go through {@link #normalize}.
+ *
+ * <p>Accepted: absolute {@code http} and {@code https} URLs with a host, no credentials, no backslashes, no
+ * control characters or spaces, at most {@value #MAX_LENGTH} characters, whose host is
+ * <ul>
+ *   <li>a valid host name or IP literal as a browser parses it (WHATWG URL Standard; UTS #46 non-transitional
+ *       IDNA with STD3 rules), so {@code 0x7f.1} is the IPv4 address {@code 127.0.0.1} and {@code 1.2.3.4.5}
+ *       is no host at all;</li>
+ *   <li>globally reachable: not loopback, private, link-local, CGNAT, multicast, reserved or documentation
+ *       address, IPv4-mapped or NAT64/6to4 forms of those, nor {@code localhost}, a single-label name (such as
+ *       the cloud metadata names {@code metadata} and {@code instance-data}) or a name under {@code .localhost},
+ *       {@code .local}, {@code .localdomain}, {@code .home.arpa} or {@code .internal} (such as
+ *       {@code metadata.google.internal}) &mdash; unless {@code allow-private-hosts} is set;</li>
+ *   <li>not this shortener, another shortener, or a denied host, nor a subdomain of one;</li>
+ *   <li>no homograph: each label passes ICU's UTS #39 {@code SpoofChecker} at the highly restrictive level (no
+ *       mixing of Latin with Cyrillic, Greek and the like), and no label that is not ASCII looks exactly like an
+ *       ASCII one (a whole-script confusable such as Cyrillic {@code аррӏе}), unless its top-level domain is not
+ *       ASCII either.</li>
+ * </ul>
+ * No DNS lookup is ever made: names are judged as written.
+ *
+ * <p>Normalising lower-cases the scheme and host, writes the host as punycode without a trailing dot, writes a
+ * numeric IPv4 host in dotted decimal and an IPv6 host in its canonical compressed form, drops the default port,
+ * writes an empty path as {@code /}, and percent-encodes characters that may not appear raw in a URL (non-ASCII,
+ * {@code |}, {@code ^} and the like). The path, query and fragment are otherwise kept exactly as given; existing
+ * escapes such as {@code %0d%0a} stay encoded. The result is ASCII without controls or spaces, so it is always
+ * one single {@code Location} header value.
+ *
+ * <p>Each refusal is a {@link ProblemException} with its own stable type, thrown before anything is written.
+ */
+@Component
+public class UrlPolicy {
+
+    public static final int MAX_LENGTH = 4096;
+
+    /** UTS #46 non-transitional processing, as browsers do it, with STD3 rules (letters, digits and hyphens). */
+    private static final IDNA IDNA_UTS46 = IDNA.getUTS46Instance(IDNA.NONTRANSITIONAL_TO_ASCII
+            | IDNA.NONTRANSITIONAL_TO_UNICODE | IDNA.USE_STD3_RULES | IDNA.CHECK_BIDI | IDNA.CHECK_CONTEXTJ
+            | IDNA.CHECK_CONTEXTO);
+
+    /**
+     * Real host names such as {@code r3---sn-abc.googlevideo.com} have hyphens in the 3rd and 4th position, and
+     * browsers accept them (WHATWG sets CheckHyphens to false); a leading or trailing hyphen stays refused.
+     */
+    private static final Set<IDNA.Error> TOLERATED_IDNA_ERRORS = EnumSet.of(IDNA.Error.HYPHEN_3_4);
+
+    /** Suffixes of names that exist only inside private networks (RFC 6761, RFC 6762, RFC 8375, ICANN). */
+    private static final List<String> PRIVATE_NAME_SUFFIXES = List.of(".localhost", ".local", ".localdomain",
+            ".home.arpa", ".internal");
+
+    private final Set<String> ownHosts;
+    private final Set<String> shortenerHosts;
+    private final Set<String> deniedHosts;
+    private final boolean allowPrivateHosts;
+
+    /** The policy with the given settings; throws {@link IllegalArgumentException} for a list entry that is no host. */
+    @Autowired
+    public UrlPolicy(ShortgateProperties shortgate, UrlPolicyProperties properties) {
+        Set<String> own = new LinkedHashSet<>();
+        own.add(canonicalConfiguredHost(shortgate.baseUrl().getHost(), "shortgate.base-url"));
+        own.addAll(canonicalConfiguredHosts(properties.ownDomains(), "shortgate.security.url.own-domains"));
+        this.ownHosts = Set.copyOf(own);
+        this.shortenerHosts = canonicalConfiguredHosts(properties.shortenerDomains(),
+                "shortgate.security.url.shortener-domains");
+        this.deniedHosts = canonicalConfiguredHosts(properties.denyHosts(), "shortgate.security.url.deny-hosts");
+        this.allowPrivateHosts = properties.allowPrivateHosts();
+    }
+
+    /** The policy with the default {@code shortgate.security.url.*} settings. */
+    public UrlPolicy(ShortgateProperties shortgate) {
+        this(shortgate, UrlPolicyProperties.defaults());
+    }
+
+    /** The normalised form of {@code raw}, or a 400 problem saying why it is refused. */
+    public String normalize(String raw) {
+        if (raw == null || raw.isEmpty()) {
+            throw invalid(Problem.INVALID_URL, "url is required.");
+        }
+        if (raw.length() > MAX_LENGTH) {
+            throw invalid(Problem.URL_TOO_LONG, "url is " + raw.length() + " characters; at most " + MAX_LENGTH
+                    + " are allowed.");
+        }
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c <= 0x20 || c == 0x7F || Character.isWhitespace(c) || Character.isSpaceChar(c)
+                    || (c >= 0x80 && c <= 0x9F)) {
+                throw invalid(Problem.INVALID_URL, "url contains a space or control character at index " + i + ".");
+            }
+            if (c == '\\') {
+                throw invalid(Problem.INVALID_URL, "url contains a backslash.");
+            }
+        }
+        int colon = raw.indexOf(':');
+        if (colon <= 0 || !isScheme(raw, colon)) {
+            throw invalid(Problem.INVALID_URL, "url must be absolute, such as https://example.com/page.");
+        }
+        String scheme = raw.substring(0, colon).toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw invalid(Problem.URL_SCHEME_NOT_ALLOWED, "Only http and https URLs can be shortened, not '" + scheme
+                    + ":'.");
+        }
+        if (!raw.startsWith("//", colon + 1)) {
+            throw invalid(Problem.INVALID_URL, "url must have the form " + scheme + "://host/path.");
+        }
+        int authorityStart = colon + 3;
+        int authorityEnd = indexOfAny(raw, authorityStart, "/?#");
+        String authority = raw.substring(authorityStart, authorityEnd);
+        if (authority.indexOf('@') >= 0) {
+            throw invalid(Problem.URL_USERINFO_NOT_ALLOWED, "url must not contain a user name or password.");
+        }
+        String host;
+        String port = null;
+        boolean publicHost;
+        if (authority.startsWith("[")) {
+            int close = authority.indexOf(']');
+            if (close < 0) {
+                throw invalid(Problem.INVALID_URL, "url has an unterminated IPv6 host.");
+            }
+            int[] address = IpLiterals.parseIpv6(authority.substring(1, close));
+            if (address == null) {
+                throw invalid(Problem.INVALID_URL, "url has an invalid IPv6 host.");
+            }
+            host = "[" + IpLiterals.formatIpv6(address) + "]";
+            publicHost = IpLiterals.isPublicIpv6(address);
+            String rest = authority.substring(close + 1);
+            if (!rest.isEmpty()) {
+                if (!rest.startsWith(":")) {
+                    throw invalid(Problem.INVALID_URL, "url has an invalid host.");
+                }
+                port = rest.substring(1);
+            }
+        } else {
+            int portColon = authority.lastIndexOf(':');
+            String rawHost = portColon >= 0 ? authority.substring(0, portColon) : authority;
+            port = portColon >= 0 ? authority.substring(portColon + 1) : null;
+            if (rawHost.isEmpty()) {
+                throw invalid(Problem.INVALID_URL, "url has no host.");
+            }
+            host = toAsciiHost(rawHost);
+            long ipv4 = IpLiterals.parseIpv4(host);
+            if (ipv4 == IpLiterals.INVALID) {
+                throw invalid(Problem.INVALID_URL, "url has a numeric host that is not a valid IPv4 address.");
+            }
+            if (ipv4 >= 0) {
+                host = IpLiterals.formatIpv4(ipv4);
+                publicHost = IpLiterals.isPublicIpv4(ipv4);
+            } else {
+                checkHomographs(host);
+                publicHost = isPublicName(host);
+            }
+        }
+        String normalizedPort = normalizePort(scheme, port);
+        if (!publicHost && !allowPrivateHosts) {
+            throw invalid(Problem.URL_HOST_NOT_ALLOWED, "url points at a private or reserved address (" + host
+                    + "); only publicly reachable hosts can be shortened.");
+        }
+        if (matches(host, ownHosts)) {
+            throw invalid(Problem.URL_SELF_LINK, "url points at this shortener (" + host + "); links to short "
+                    + "links are refused to prevent loops.");
+        }
+        if (matches(host, shortenerHosts)) {
+            throw invalid(Problem.URL_SHORTENER_NOT_ALLOWED, "url points at another link shortener (" + host
+                    + "); shorten the final URL instead.");
+        }
+        if (matches(host, deniedHosts)) {
+            throw invalid(Problem.URL_HOST_DENIED, "url points at a host that is not allowed (" + host + ").");
+        }
+        String rest = encodeRest(raw.substring(authorityEnd), authorityEnd);
+        if (rest.isEmpty() || rest.charAt(0) != '/') {
+            rest = "/" + rest;
+        }
+        String normalized = scheme + "://" + host + normalizedPort + rest;
+        if (normalized.length() > MAX_LENGTH) {
+            throw invalid(Problem.URL_TOO_LONG, "url is " + normalized.length() + " characters once normalised; at "
+                    + "most " + MAX_LENGTH + " are allowed.");
+        }
+        try {
+            URI uri = new URI(normalized);
+            if (uri.getHost() == null) {
+                throw invalid(Problem.INVALID_URL, "url has an invalid host.");
+            }
+        } catch (URISyntaxException e) {
+            throw invalid(Problem.INVALID_URL, "url is not a valid URL: " + e.getReason() + ".");
+        }
+        return normalized;
+    }
+
+    private static boolean isScheme(String raw, int colon) {
+        if (!isAsciiLetter(raw.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < colon; i++) {
+            char c = raw.charAt(i);
+            if (!(isAsciiLetter(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isAsciiLetter(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+
+    private static int indexOfAny(String s, int from, String chars) {
+        for (int i = from; i < s.length(); i++) {
+            if (chars.indexOf(s.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return s.length();
+    }
+
+    /**
+     * The host name as lower-case punycode without a trailing dot (UTS #46 non-transitional, STD3 rules), or a
+     * 400 problem if it is no valid host name.
+     */
+    private static String toAsciiHost(String host) {
+        String ascii = uts46ToAscii(host);
+        if (ascii == null) {
+            throw invalid(Problem.INVALID_URL, "url has an invalid host name.");
+        }
+        return ascii;
+    }
+
+    /** {@link #toAsciiHost} without the problem: {@code null} for an invalid host name. */
+    private static String uts46ToAscii(String host) {
+        if (host.indexOf('%') >= 0) {
+            return null;
+        }
+        IDNA.Info info = new IDNA.Info();
+        String ascii = IDNA_UTS46.nameToASCII(host, new StringBuilder(host.length() + 16), info).toString();
+        if (hasErrors(info)) {
+            return null;
+        }
+        ascii = ascii.toLowerCase(Locale.ROOT);
+        if (ascii.endsWith(".")) {
+            ascii = ascii.substring(0, ascii.length() - 1);
+        }
+        if (ascii.isEmpty() || ascii.startsWith(".") || ascii.endsWith(".") || ascii.contains("..")) {
+            return null;
+        }
+        return ascii;
+    }
+
+    private static boolean hasErrors(IDNA.Info info) {
+        if (!info.hasErrors()) {
+            return false;
+        }
+        Set<IDNA.Error> errors = EnumSet.copyOf(info.getErrors());
+        errors.removeAll(TOLERATED_IDNA_ERRORS);
+        return !errors.isEmpty();
+    }
+
+    /** Refuses a host with a label that mixes scripts or imitates an ASCII label; {@code host} is punycode. */
+    private static void checkHomographs(String host) {
+        String[] labels = host.split("\\.");
+        boolean asciiTld = !labels[labels.length - 1].startsWith("xn--");
+        for (String label : labels) {
+            if (!label.startsWith("xn--")) {
+                continue;
+            }
+            IDNA.Info info = new IDNA.Info();
+            String unicode = IDNA_UTS46.labelToUnicode(label, new StringBuilder(), info).toString();
+            if (hasErrors(info)) {
+                throw invalid(Problem.INVALID_URL, "url has an invalid host name.");
+            }
+            if (Homographs.isSpoof(unicode)) {
+                throw invalid(Problem.URL_HOMOGRAPH, "url has a host label that mixes scripts or characters that "
+                        + "look alike (" + label + ").");
+            }
+            if (asciiTld && Homographs.looksLikeAscii(unicode)) {
+                throw invalid(Problem.URL_HOMOGRAPH, "url has a host label that imitates an ASCII name (" + label
+                        + ").");
+            }
+        }
+    }
+
+    /** Whether a host name (not an IP literal) can be public: it has a dot and no private-only suffix. */
+    private static boolean isPublicName(String host) {
+        if (host.indexOf('.') < 0) {
+            return false; // localhost, metadata, instance-data, intranet: resolved by search domains inside
+        }
+        for (String suffix : PRIVATE_NAME_SUFFIXES) {
+            if (host.endsWith(suffix)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code host} is one of {@code domains} or a subdomain of one; IP literals match only exactly. */
+    private static boolean matches(String host, Set<String> domains) {
+        if (domains.contains(host)) {
+            return true;
+        }
+        if (host.startsWith("[") || IpLiterals.parseIpv4(host) >= 0) {
+            return false;
+        }
+        for (int dot = host.indexOf('.'); dot >= 0; dot = host.indexOf('.', dot + 1)) {
+            if (domains.contains(host.substring(dot + 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Set<String> canonicalConfiguredHosts(Collection<String> hosts, String property) {
+        Set<String> canonical = new LinkedHashSet<>();
+        for (String host : hosts) {
+            canonical.add(canonicalConfiguredHost(host, property));
+        }
+        return Set.copyOf(canonical);
+    }
+
+    /**
+     * A configured host in the form {@link #normalize} writes hosts: punycode, lower case, no trailing dot,
+     * IPv4 in dotted decimal, IPv6 in brackets and canonical form.
+     */
+    static String canonicalConfiguredHost(String host, String property) {
+        String h = host == null ? "" : host.trim();
+        if (h.startsWith("[") && h.endsWith("]")) {
+            int[] address = IpLiterals.parseIpv6(h.substring(1, h.length() - 1));
+            if (address != null) {
+                return "[" + IpLiterals.formatIpv6(address) + "]";
+            }
+        } else if (!h.isEmpty()) {
+            String ascii = uts46ToAscii(h);
+            if (ascii != null) {
+                long ipv4 = IpLiterals.parseIpv4(ascii);
+                if (ipv4 >= 0) {
+                    return IpLiterals.formatIpv4(ipv4);
+                }
+                if (ipv4 == IpLiterals.NOT_NUMERIC) {
+                    return ascii;
+                }
+            }
+        }
+        throw new IllegalArgumentException(property + " must hold host names such as example.com (no scheme, "
+                + "port or path), got '" + host + "'");
+    }
+
+    private static String normalizePort(String scheme, String port) {
+        if (port == null || port.isEmpty()) {
+            return "";
+        }
+        int value;
+        try {
+            if (port.length() > 5 || !port.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new NumberFormatException(port);
+            }
+            value = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw invalid(Problem.INVALID_URL, "url has an invalid port.");
+        }
+        if (value < 1 || value > 65535) {
+            throw invalid(Problem.INVALID_URL, "url has an invalid port.");
+        }
+        boolean isDefault = (scheme.equals("http") && value == 80) || (scheme.equals("https") && value == 443);
+        return isDefault ? "" : ":" + value;
+    }
+
+    /**
+     * Percent-encodes what may not stand raw in a path, query or fragment; checks that escapes are whole and that
+     * surrogates are paired. {@code offset} is where {@code rest} starts in the URL, for the error detail.
+     */
+    private static String encodeRest(String rest, int offset) {
+        StringBuilder out = null;
+        for (int i = 0; i < rest.length(); i++) {
+            char c = rest.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= rest.length() || !isHex(rest.charAt(i + 1)) || !isHex(rest.charAt(i + 2))) {
+                    throw invalid(Problem.INVALID_URL, "url has an incomplete percent-escape at index " + (offset + i)
+                            + ".");
+                }
+            }
+            boolean allowed = c < 0x80 && (isUnreservedOrReserved(c) || c == '%');
+            if (allowed) {
+                if (out != null) {
+                    out.append(c);
+                }
+                continue;
+            }
+            if (out == null) {
+                out = new StringBuilder(rest.length() + 16).append(rest, 0, i);
+            }
+            int codePoint = rest.codePointAt(i);
+            if (Character.isSurrogate(c) && Character.charCount(codePoint) == 1) {
+                // getBytes would silently write an unpaired surrogate as '?', changing the URL
+                throw invalid(Problem.INVALID_URL, "url has an unpaired surrogate at index " + (offset + i) + ".");
+            }
+            if (Character.charCount(codePoint) == 2) {
+                i++;
+            }
+            for (byte b : new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8)) {
+                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+            }
+        }
+        return out == null ? rest : out.toString();
+    }
+
+    private static boolean isHex(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
+    private static boolean isUnreservedOrReserved(char c) {
+        return isAsciiLetter(c) || (c >= '0' && c <= '9') || "-._~:/?#@!$&'()*+,;=".indexOf(c) >= 0;
+    }
+
+    private static ProblemException invalid(Problem problem, String detail) {
+        return problem.toException(detail).with("field", "url");
+    }
+}

@@ -1,0 +1,53 @@
+package dev.shortgate.security;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/** Per-key API limits and per-IP unknown-code limits, with the in-process buckets of the embedded mode. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "shortgate.security.admin-key=" + RateLimitTest.KEY,
+        "shortgate.security.rate-limit.api-capacity=5",
+        "shortgate.security.rate-limit.api-refill=1",
+        "shortgate.security.rate-limit.api-period=1h",
+        "shortgate.security.rate-limit.not-found-capacity=3",
+        "shortgate.security.rate-limit.not-found-refill=1",
+        "shortgate.security.rate-limit.not-found-period=1h",
+        "spring.r2dbc.url=r2dbc:h2:mem:///ratelimit?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
+@AutoConfigureWebTestClient(timeout = "30s")
+class RateLimitTest {
+
+    static final String KEY = "ratelimit-admin-key-0123";
+
+    @Autowired
+    WebTestClient anonymous;
+
+    @Test
+    void keyOverItsBudgetGets429WithRetryAfterAndRealCodesAreNeverLimited() {
+        WebTestClient admin = anonymous.mutate().defaultHeader("X-Api-Key", KEY).build();
+        admin.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/limited", "alias", "real-code")).exchange()
+                .expectStatus().isCreated();
+        for (int i = 0; i < 4; i++) {
+            admin.get().uri("/api/v1/links/real-code").exchange().expectStatus().isOk();
+        }
+        admin.get().uri("/api/v1/links/real-code").exchange()
+                .expectStatus().isEqualTo(429)
+                .expectHeader().exists("Retry-After")
+                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/rate-limited");
+
+        for (int i = 0; i < 3; i++) {
+            anonymous.get().uri("/unknown-" + i).exchange().expectStatus().isNotFound();
+        }
+        anonymous.get().uri("/unknown-x").exchange().expectStatus().isEqualTo(429)
+                .expectHeader().exists("Retry-After");
+        for (int i = 0; i < 20; i++) {
+            anonymous.get().uri("/real-code").exchange().expectStatus().isFound();
+        }
+    }
+}
