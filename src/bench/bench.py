@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Helpers for src/bench/run.sh (standard library only).
+
+  seed    create links through POST /api/v1/links/batch (batches of up to 1000, a few in parallel)
+  record  turn one wrk run (BENCH_JSON line), CPU ticks and two Prometheus scrapes into a scenario JSON file
+  heap    turn two `jcmd GC.class_histogram` outputs into bytes per cached link
+  report  print the table (Markdown) and write result.json
+"""
+import argparse
+import concurrent.futures
+import glob
+import http.client
+import json
+import os
+import re
+import sys
+import threading
+import time
+
+SCENARIO_ORDER = ["nginx", "hot", "visits-off", "redis", "db", "miss", "shorten", "shorten-batch"]
+
+
+# ---------------------------------------------------------------- seed
+
+def seed(args):
+    host, port = args.host, args.port
+    headers = {"Content-Type": "application/json"}
+    if os.environ.get("SHORTGATE_ADMIN_KEY"):
+        headers["X-Api-Key"] = os.environ["SHORTGATE_ADMIN_KEY"]
+    batches = [(start, min(args.batch, args.count - start)) for start in range(0, args.count, args.batch)]
+    local = threading.local()
+    codes = [None] * args.count
+
+    def conn():
+        if getattr(local, "c", None) is None:
+            local.c = http.client.HTTPConnection(host, port, timeout=args.timeout)
+        return local.c
+
+    def one(batch):
+        start, size = batch
+        urls = [args.url_format.format(tag=args.tag, i=start + k) for k in range(size)]
+        body = json.dumps({"links": [{"url": u} for u in urls]})
+        for attempt in range(3):
+            try:
+                c = conn()
+                c.request("POST", "/api/v1/links/batch", body=body, headers=headers)
+                r = c.getresponse()
+                data = r.read()
+                if r.status != 200 and r.status != 207 and r.status != 201:
+                    raise RuntimeError(f"batch at {start}: HTTP {r.status}: {data[:300]!r}")
+                results = json.loads(data)["results"]
+                bad = [x for x in results if x.get("status") not in (200, 201)]
+                if bad:
+                    raise RuntimeError(f"batch at {start}: {len(bad)} items failed, first: {bad[0]}")
+                for k, x in enumerate(results):
+                    codes[start + k] = x["code"]
+                return size
+            except (OSError, http.client.HTTPException) as e:
+                local.c = None
+                if attempt == 2:
+                    raise RuntimeError(f"batch at {start}: {e}") from e
+                time.sleep(0.5)
+
+    began = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(args.concurrency) as pool:
+        done = 0
+        for n in pool.map(one, batches):
+            done += n
+            if args.progress and done % (args.batch * 20) == 0:
+                print(f"  seeded {done}/{args.count}", file=sys.stderr, flush=True)
+    seconds = time.monotonic() - began
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("\n".join(codes) + "\n")
+    print(json.dumps({"links": args.count, "batches": len(batches), "seconds": round(seconds, 3),
+                      "links_per_s": round(args.count / seconds, 1)}))
+
+
+# ---------------------------------------------------------------- prometheus
+
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)')
+
+
+def scrape(path):
+    """{(name, labels): value} from a Prometheus text file; empty when the file is missing."""
+    out = {}
+    if not path or not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            m = SAMPLE.match(line)
+            if m:
+                try:
+                    out[(m.group(1), m.group(2) or "")] = float(m.group(3))
+                except ValueError:
+                    pass
+    return out
+
+
+def total(samples, name, **labels):
+    """Sum of every sample of this metric whose labels include the given ones; None when there is none."""
+    found, s = False, 0.0
+    for (n, lab), v in samples.items():
+        if n != name:
+            continue
+        if all(f'{k}="{val}"' in lab for k, val in labels.items()):
+            found, s = True, s + v
+    return s if found else None
+
+
+def delta(before, after, name, **labels):
+    a = total(after, name, **labels)
+    if a is None:
+        return None
+    return a - (total(before, name, **labels) or 0.0)
+
+
+# ---------------------------------------------------------------- record
+
+def record(args):
+    wrk = None
+    if args.wrk:
+        with open(args.wrk) as f:
+            for line in f:
+                if line.startswith("BENCH_JSON "):
+                    wrk = json.loads(line[len("BENCH_JSON "):])
+    if args.json_in:
+        with open(args.json_in) as f:
+            wrk = json.loads(f.read())
+    if wrk is None:
+        sys.exit(f"record {args.name}: no BENCH_JSON line in {args.wrk}")
+    requests = wrk["requests"]
+    cpu_s = (args.ticks_after - args.ticks_before) / args.clk_tck
+    result = {
+        "scenario": args.name,
+        "requests": requests,
+        "duration_s": wrk["duration_s"],
+        "rps": wrk["rps"],
+        "latency_us": wrk.get("latency_us"),
+        "errors": wrk.get("errors"),
+        "server_cpu_s": round(cpu_s, 3),
+        "server_cpu_us_per_req": round(cpu_s * 1e6 / requests, 3) if requests else None,
+        "server_pids": args.pids,
+    }
+    before, after = scrape(args.prom_before), scrape(args.prom_after)
+    if after:
+        lookups = {}
+        for tier in ("redis", "db"):
+            for res in ("hit", "miss", "error"):
+                d = delta(before, after, "shortgate_lookups_total", tier=tier, result=res)
+                if d is not None:
+                    lookups[f"{tier}_{res}"] = int(d)
+        result["lookups"] = lookups
+        db = sum(v for k, v in lookups.items() if k.startswith("db_"))
+        redis = sum(v for k, v in lookups.items() if k.startswith("redis_"))
+        result["reached_db"] = db
+        result["reached_db_ratio"] = round(db / requests, 4) if requests else None
+        result["reached_redis_ratio"] = round(redis / requests, 4) if requests else None
+        visits = {}
+        for key, metric in (("written", "shortgate_visits_written_total"),
+                            ("dropped", "shortgate_visits_dropped_total")):
+            d = delta(before, after, metric)
+            if d is not None:
+                visits[key] = int(d)
+        if visits:
+            result["visits"] = visits
+        size = total(after, "cache_size", cache="links")
+        if size is not None:
+            result["near_cache_size"] = int(size)
+        gc = delta(before, after, "jvm_gc_pause_seconds_sum")
+        if gc is not None:
+            result["gc_pause_s"] = round(gc, 3)
+    for kv in args.extra or []:
+        k, _, v = kv.partition("=")
+        try:
+            result[k] = json.loads(v)
+        except ValueError:
+            result[k] = v
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+
+
+# ---------------------------------------------------------------- heap
+
+HISTO_ROW = re.compile(r'^\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)')
+HISTO_TOTAL = re.compile(r'^Total\s+(\d+)\s+(\d+)')
+
+
+def histogram(path):
+    classes, total_bytes = {}, None
+    with open(path) as f:
+        for line in f:
+            m = HISTO_ROW.match(line)
+            if m:
+                classes[m.group(3)] = (int(m.group(1)), int(m.group(2)))
+                continue
+            m = HISTO_TOTAL.match(line)
+            if m:
+                total_bytes = int(m.group(2))
+    if total_bytes is None:
+        sys.exit(f"heap: no Total line in {path}")
+    return classes, total_bytes
+
+
+def heap(args):
+    before_classes, before = histogram(args.before)
+    after_classes, after = histogram(args.after)
+    links = args.cached_after - args.cached_before
+    growth = after - before
+    top = []
+    for name, (inst, size) in after_classes.items():
+        b_inst, b_size = before_classes.get(name, (0, 0))
+        if size - b_size > 0:
+            top.append((size - b_size, inst - b_inst, name))
+    top.sort(reverse=True)
+    result = {
+        "links_requested": args.links,
+        "cached_links": links,
+        "live_heap_empty_bytes": before,
+        "live_heap_full_bytes": after,
+        "live_heap_growth_bytes": growth,
+        "bytes_per_cached_link": round(growth / links, 1) if links > 0 else None,
+        "avg_url_chars": args.avg_url,
+        "code_chars": args.code_chars,
+        "xmx": args.xmx,
+        "fill_seconds": args.fill_seconds,
+        "top_growth": [{"class": n, "bytes": b, "instances": i, "bytes_per_link": round(b / links, 1) if links else None}
+                       for b, i, n in top[:10]],
+    }
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+    print(f"heap: {links} links cached, live heap {before / 2**20:.1f} MiB -> {after / 2**20:.1f} MiB, "
+          f"{result['bytes_per_cached_link']} bytes per cached link (URL ~{args.avg_url} chars)")
+    for t in result["top_growth"]:
+        print(f"  {t['bytes_per_link']:>8} B/link  {t['instances']:>9} x {t['class']}")
+
+
+# ---------------------------------------------------------------- report
+
+def fmt(v, spec="{:,.0f}"):
+    return "-" if v is None else spec.format(v)
+
+
+def report(args):
+    rows = {}
+    for path in glob.glob(os.path.join(args.dir, "scenario-*.json")):
+        with open(path) as f:
+            r = json.load(f)
+        rows[r["scenario"]] = r
+    nginx = rows.get("nginx")
+    hot = rows.get("hot")
+    ordered = [rows[n] for n in SCENARIO_ORDER if n in rows] + \
+              [r for n, r in sorted(rows.items()) if n not in SCENARIO_ORDER]
+    for r in ordered:
+        if nginx and r is not nginx and r.get("rps") and nginx.get("rps"):
+            r["throughput_vs_nginx"] = round(r["rps"] / nginx["rps"], 4)
+            if r.get("server_cpu_us_per_req") and nginx.get("server_cpu_us_per_req"):
+                r["cpu_per_req_vs_nginx"] = round(r["server_cpu_us_per_req"] / nginx["server_cpu_us_per_req"], 3)
+        if r["scenario"] == "visits-off" and hot and hot.get("rps"):
+            r["throughput_vs_hot"] = round(r["rps"] / hot["rps"], 4)
+            if r.get("server_cpu_us_per_req") and hot.get("server_cpu_us_per_req"):
+                r["cpu_per_req_vs_hot"] = round(r["server_cpu_us_per_req"] / hot["server_cpu_us_per_req"], 3)
+
+    def note(r):
+        n = []
+        if r["scenario"] == "miss" and r.get("reached_db_ratio") is not None:
+            n.append(f"reached DB: {r['reached_db']:,} of {r['requests']:,} ({r['reached_db_ratio']:.1%})")
+        if r["scenario"] == "redis" and r.get("reached_redis_ratio") is not None:
+            lk, req = r.get("lookups", {}), r["requests"] or 1
+            n.append(f"Redis hit {lk.get('redis_hit', 0) / req:.1%}, Redis error/timeout "
+                     f"{lk.get('redis_error', 0) / req:.1%}, reached DB {r.get('reached_db_ratio', 0):.1%}")
+        if r["scenario"] == "db" and r.get("reached_db_ratio") is not None:
+            n.append(f"DB lookups {r['reached_db_ratio']:.1%}")
+        if r["scenario"] == "visits-off" and r.get("throughput_vs_hot") is not None:
+            n.append(f"vs hot: {r['throughput_vs_hot']:.2f}x req/s, {r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req")
+        if r["scenario"] == "shorten-batch":
+            n.append(f"{r.get('batches')} batches of {r.get('batch_size')}; rate counts links")
+        if "visits" in r and r["scenario"] in ("hot", "visits-off", "redis", "db"):
+            v = r["visits"]
+            n.append(f"visits written {v.get('written', 0):,}, dropped {v.get('dropped', 0):,}")
+        e = r.get("errors") or {}
+        bad = {k: v for k, v in e.items() if v and not (k == "status" and r["scenario"] == "miss")}
+        if bad:
+            n.append("errors " + ", ".join(f"{k}={v:,}" for k, v in bad.items()))
+        return "; ".join(n)
+
+    head = ["scenario", "req/s", "× nginx req/s", "CPU µs/req", "× nginx CPU/req", "p50 ms", "p99 ms", "notes"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * 6 + ["---"]) + "|"]
+    for r in ordered:
+        lat = r.get("latency_us") or {}
+        lines.append("| " + " | ".join([
+            r["scenario"],
+            fmt(r.get("rps")),
+            "1" if r is nginx else fmt(r.get("throughput_vs_nginx"), "{:.3f}"),
+            fmt(r.get("server_cpu_us_per_req"), "{:.1f}"),
+            "1" if r is nginx else fmt(r.get("cpu_per_req_vs_nginx"), "{:.2f}"),
+            fmt(lat.get("p50") / 1000 if lat.get("p50") is not None else None, "{:.2f}"),
+            fmt(lat.get("p99") / 1000 if lat.get("p99") is not None else None, "{:.2f}"),
+            note(r),
+        ]) + " |")
+
+    heap_result = None
+    heap_path = os.path.join(args.dir, "heap.json")
+    if os.path.exists(heap_path):
+        with open(heap_path) as f:
+            heap_result = json.load(f)
+
+    meta = json.loads(args.meta) if args.meta else {}
+    result = dict(meta)
+    result["scenarios"] = ordered
+    if heap_result:
+        result["heap"] = heap_result
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+
+    print()
+    print(f"Shortgate benchmark, {meta.get('date', '')}, {meta.get('cores', '?')} cores "
+          f"({meta.get('cpu_model', '')}), {meta.get('java', '')}")
+    print(f"Command: {meta.get('command', '')}")
+    print()
+    if ordered:
+        print("\n".join(lines))
+    if heap_result:
+        print()
+        print(f"Heap per cached link: {heap_result['bytes_per_cached_link']} bytes "
+              f"({heap_result['cached_links']:,} links, URLs ~{heap_result['avg_url_chars']} chars, "
+              f"live heap {heap_result['live_heap_empty_bytes'] / 2**20:.1f} -> "
+              f"{heap_result['live_heap_full_bytes'] / 2**20:.1f} MiB)")
+    print()
+    print(f"Written {args.out}")
+
+
+def meta(args):
+    import platform
+    import subprocess
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
+    wrk = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.splitlines()
+    options = {}
+    for kv in args.option or []:
+        k, _, v = kv.partition("=")
+        options[k] = int(v) if v.isdigit() else v
+    seed_file = os.path.join(args.run_dir, "seed.json")
+    seed_result = None
+    if os.path.exists(seed_file):
+        with open(seed_file) as f:
+            seed_result = json.load(f)
+    print(json.dumps({
+        "date": args.date, "command": args.command, "cores": os.cpu_count(), "cpu_model": model,
+        "kernel": platform.release(), "java": java[0] if java else "",
+        "wrk": wrk[0].split(" [")[0] if wrk else "", "options": options, "seed": seed_result,
+        "run_dir": args.run_dir,
+    }))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    s = sub.add_parser("seed")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, required=True)
+    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--batch", type=int, default=1000)
+    s.add_argument("--concurrency", type=int, default=4)
+    s.add_argument("--tag", required=True)
+    s.add_argument("--url-format", default="https://example.com/articles/{tag}/{i}?utm_source=bench&utm_medium=seed")
+    s.add_argument("--timeout", type=float, default=60)
+    s.add_argument("--out")
+    s.add_argument("--progress", action="store_true")
+    s.set_defaults(fn=seed)
+
+    r = sub.add_parser("record")
+    r.add_argument("--name", required=True)
+    r.add_argument("--wrk")
+    r.add_argument("--json-in")
+    r.add_argument("--ticks-before", type=int, required=True)
+    r.add_argument("--ticks-after", type=int, required=True)
+    r.add_argument("--clk-tck", type=int, required=True)
+    r.add_argument("--pids", default="")
+    r.add_argument("--prom-before")
+    r.add_argument("--prom-after")
+    r.add_argument("--extra", action="append")
+    r.add_argument("--out", required=True)
+    r.set_defaults(fn=record)
+
+    h = sub.add_parser("heap")
+    h.add_argument("--before", required=True)
+    h.add_argument("--after", required=True)
+    h.add_argument("--cached-before", type=int, required=True)
+    h.add_argument("--cached-after", type=int, required=True)
+    h.add_argument("--links", type=int, required=True)
+    h.add_argument("--avg-url", type=float)
+    h.add_argument("--code-chars", type=int)
+    h.add_argument("--xmx")
+    h.add_argument("--fill-seconds", type=float)
+    h.add_argument("--out", required=True)
+    h.set_defaults(fn=heap)
+
+    o = sub.add_parser("report")
+    o.add_argument("--dir", required=True)
+    o.add_argument("--out", required=True)
+    o.add_argument("--meta")
+    o.set_defaults(fn=report)
+
+    m = sub.add_parser("meta")
+    m.add_argument("--command", required=True)
+    m.add_argument("--date", required=True)
+    m.add_argument("--run-dir", required=True)
+    m.add_argument("--option", action="append")
+    m.set_defaults(fn=meta)
+
+    args = p.parse_args()
+    args.fn(args)
+
+
+if __name__ == "__main__":
+    main()

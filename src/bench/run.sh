@@ -1,0 +1,466 @@
+#!/usr/bin/env bash
+# Shortgate benchmark: measures each scenario with wrk and reports it as a ratio to an nginx `return 302`
+# baseline measured the same way in the same run. See src/bench/README.md.
+#
+#   src/bench/run.sh [-d 30s] [-w 10s] [-c 64] [-t 2] [-n 100000] [-s hot,redis,db,miss,shorten,visits-off] [--heap]
+#
+# Needs MariaDB (root, no password) and Redis on loopback; installs wrk and nginx with apt-get when missing.
+# Every step is bounded in time; every process it starts is stopped on exit.
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH_DIR/../.." && pwd)
+COMMAND_LINE="src/bench/run.sh${*:+ $*}"
+
+# ---------------------------------------------------------------- options (flags override env)
+DURATION=${DURATION:-30s}          # measured wrk run per scenario
+WARMUP=${WARMUP:-10s}              # wrk warm-up before each measured run (discarded)
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
+LINKS=${LINKS:-100000}             # links seeded through the batch API
+SCENARIOS=${SCENARIOS:-all}        # all = hot,redis,db,miss,shorten,visits-off; add heap to also measure heap
+BATCH_CALLS=${BATCH_CALLS:-20}     # shorten-batch: this many batch calls of 1000 links
+HEAP_LINKS=${HEAP_LINKS:-1000000}  # heap: links put in the near cache
+HEAP_XMX=${HEAP_XMX:-2g}
+FILL_TIMEOUT=${FILL_TIMEOUT:-300}            # seconds allowed to request every seeded link once (hot, visits-off)
+HEAP_FILL_TIMEOUT=${HEAP_FILL_TIMEOUT:-900}  # seconds allowed to request every heap link once
+JAVA_OPTS=${JAVA_OPTS:-}           # extra JVM flags for the app (all scenarios except heap's -Xmx)
+MARIADB_HOST=${MARIADB_HOST:-127.0.0.1}
+MARIADB_PORT=${MARIADB_PORT:-3306}
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+APP_PORT=${APP_PORT:-18080}
+MGMT_PORT=${MGMT_PORT:-18081}
+NGINX_PORT=${NGINX_PORT:-18088}
+JAR=${JAR:-$ROOT/target/shortgate.jar}
+OUT_DIR=${OUT_DIR:-$ROOT/target/bench}
+KEEP_DB=${KEEP_DB:-0}
+
+usage() {
+  cat <<EOF
+Usage: src/bench/run.sh [options]
+  -d, --duration D      measured run per scenario, wrk syntax (default $DURATION)        env DURATION
+  -w, --warmup D        warm-up before each run (default $WARMUP)                       env WARMUP
+  -c, --connections N   wrk connections (default $CONNECTIONS)                            env CONNECTIONS
+  -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
+  -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
+  -s, --scenarios LIST  comma list of hot,redis,db,miss,shorten,visits-off,heap or all  env SCENARIOS
+                        (default all = every scenario except heap)
+      --heap            also run the heap scenario (same as adding heap to --scenarios)
+      --heap-links N    links in the near cache for heap (default $HEAP_LINKS)        env HEAP_LINKS
+      --batch-calls N   batch calls of 1000 links for shorten-batch (default $BATCH_CALLS) env BATCH_CALLS
+      --keep-db         keep the benchmark databases (default: dropped on exit)         env KEEP_DB=1
+  -h, --help
+Ports (loopback): APP_PORT=$APP_PORT MGMT_PORT=$MGMT_PORT NGINX_PORT=$NGINX_PORT. Output: $OUT_DIR/result.json
+EOF
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -d|--duration) DURATION=$2; shift 2 ;;
+    -w|--warmup) WARMUP=$2; shift 2 ;;
+    -c|--connections) CONNECTIONS=$2; shift 2 ;;
+    -t|--threads) THREADS=$2; shift 2 ;;
+    -n|--links) LINKS=$2; shift 2 ;;
+    -s|--scenarios) SCENARIOS=$2; shift 2 ;;
+    --heap) SCENARIOS="$SCENARIOS,heap"; shift ;;
+    --heap-links) HEAP_LINKS=$2; shift 2 ;;
+    --batch-calls) BATCH_CALLS=$2; shift 2 ;;
+    --keep-db) KEEP_DB=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+ALL="hot,redis,db,miss,shorten,visits-off"
+SCENARIOS=${SCENARIOS//all/$ALL}
+SCENARIOS=${SCENARIOS//,,/,}
+SCENARIOS=${SCENARIOS#,}
+for s in ${SCENARIOS//,/ }; do
+  case ",$ALL,heap," in *",$s,"*) ;; *) echo "unknown scenario: $s" >&2; exit 2 ;; esac
+done
+want() { case ",$SCENARIOS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# seconds in a wrk duration (30, 30s, 2m, 1h)
+seconds_of() {
+  local d=$1
+  case "$d" in
+    *ms) echo 1 ;;
+    *s) echo "${d%s}" ;;
+    *m) echo $(( ${d%m} * 60 )) ;;
+    *h) echo $(( ${d%h} * 3600 )) ;;
+    *) echo "$d" ;;
+  esac
+}
+
+# ---------------------------------------------------------------- state and cleanup
+RUN_ID=$(date +%Y%m%d%H%M%S)_$$
+RUN_DIR="$OUT_DIR/run-$RUN_ID"
+mkdir -p "$RUN_DIR"
+REDIS_PREFIX="bench:$RUN_ID:"
+DATABASES=()
+APP_PID=""
+APP_ARGS=""
+NGINX_PID=""
+WRK_PID=""
+NGINX_DIR=""
+CLK_TCK=$(getconf CLK_TCK)
+export SHORTGATE_ADMIN_KEY=${SHORTGATE_ADMIN_KEY:-bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}
+
+stop_pid() { # pid, seconds to wait after SIGTERM before SIGKILL
+  local pid=$1 wait=${2:-30} i
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < wait * 10; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then log "pid $pid ignored SIGTERM; killing"; kill -KILL "$pid" 2>/dev/null || true; fi
+  wait "$pid" 2>/dev/null || true
+}
+
+redis_cli() { redis-cli -u "$REDIS_URL" "$@"; }
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  [ -n "$WRK_PID" ] && kill -TERM "$WRK_PID" 2>/dev/null || true
+  stop_pid "$APP_PID" 40
+  stop_pid "$NGINX_PID" 10
+  if [ "$KEEP_DB" != 1 ]; then
+    for db in "${DATABASES[@]}"; do
+      mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -e "DROP DATABASE IF EXISTS \`$db\`" 2>/dev/null || true
+    done
+  fi
+  if command -v redis-cli >/dev/null; then
+    timeout 60 bash -c "redis-cli -u '$REDIS_URL' --scan --pattern '${REDIS_PREFIX}*' \
+      | xargs -r -n 1000 redis-cli -u '$REDIS_URL' unlink >/dev/null" 2>/dev/null || true
+  fi
+  [ -n "$NGINX_DIR" ] && rm -rf "$NGINX_DIR"
+  [ $rc -ne 0 ] && log "failed (exit $rc); logs in $RUN_DIR"
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- prerequisites
+install_missing() {
+  local missing=()
+  command -v wrk >/dev/null || missing+=(wrk)
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  [ ${#missing[@]} -eq 0 ] && return
+  log "installing ${missing[*]} with apt-get"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  timeout 300 $sudo apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+install_missing
+NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
+for tool in java jcmd curl python3 mariadb redis-cli; do
+  command -v "$tool" >/dev/null || die "$tool is required"
+done
+mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -e 'SELECT 1' >/dev/null || die "MariaDB is not reachable as root on $MARIADB_HOST:$MARIADB_PORT"
+redis_cli ping >/dev/null || die "Redis is not reachable at $REDIS_URL"
+
+if [ ! -f "$JAR" ]; then
+  log "building $JAR"
+  (cd "$ROOT" && timeout 900 ./mvnw -B -q -DskipTests package) || die "build failed"
+fi
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for p in "$APP_PORT" "$MGMT_PORT" "$NGINX_PORT"; do
+  port_busy "$p" && die "port $p on 127.0.0.1 is in use; set APP_PORT / MGMT_PORT / NGINX_PORT"
+done
+
+# ---------------------------------------------------------------- measuring
+# CPU ticks (utime + stime, all threads) summed over the given pids
+cpu_ticks() {
+  local pid sum=0 t
+  for pid in "$@"; do
+    t=$(sed 's/^.*) //' "/proc/$pid/stat" | awk '{print $12 + $13}')
+    sum=$((sum + t))
+  done
+  echo "$sum"
+}
+
+scrape() { # file; empty when there is no app (nginx)
+  if [ -n "$APP_PID" ]; then
+    curl -sf --max-time 10 "http://127.0.0.1:$MGMT_PORT/actuator/prometheus" >"$1" || : >"$1"
+  else
+    : >"$1"
+  fi
+}
+
+# run_wrk out-file duration script url [extra wrk args...]; bounded by timeout
+run_wrk() {
+  local out=$1 dur=$2 script=$3 url=$4
+  shift 4
+  local limit=$(( $(seconds_of "$dur") + 30 ))
+  timeout -s INT -k 10 "$limit" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$dur" --timeout 10s --latency \
+    -s "$BENCH_DIR/$script" "$@" "$url" >"$out" 2>&1 &
+  WRK_PID=$!
+  wait "$WRK_PID" || true
+  WRK_PID=""
+  grep -q '^BENCH_JSON ' "$out" || { cat "$out" >&2; die "wrk produced no result ($out)"; }
+}
+
+# measure name script url pids... : warm-up, then the measured run with CPU ticks and scrapes around it
+measure() {
+  local name=$1 script=$2 url=$3
+  shift 3
+  local pids=("$@")
+  if [ "$(seconds_of "$WARMUP")" -gt 0 ]; then
+    log "$name: warm-up $WARMUP"
+    run_wrk "$RUN_DIR/$name.warmup.txt" "$WARMUP" "$script" "$url"
+  fi
+  scrape "$RUN_DIR/$name.prom-before.txt"
+  local before after
+  before=$(cpu_ticks "${pids[@]}")
+  log "$name: measuring $DURATION, $CONNECTIONS connections, $THREADS threads"
+  run_wrk "$RUN_DIR/$name.wrk.txt" "$DURATION" "$script" "$url"
+  after=$(cpu_ticks "${pids[@]}")
+  scrape "$RUN_DIR/$name.prom-after.txt"
+  python3 "$BENCH_DIR/bench.py" record --name "$name" --wrk "$RUN_DIR/$name.wrk.txt" \
+    --ticks-before "$before" --ticks-after "$after" --clk-tck "$CLK_TCK" --pids "${pids[*]}" \
+    --prom-before "$RUN_DIR/$name.prom-before.txt" --prom-after "$RUN_DIR/$name.prom-after.txt" \
+    --extra "target=$([ "$name" = nginx ] && echo "nginx" || echo "shortgate $APP_ARGS")" \
+    --out "$RUN_DIR/scenario-$name.json"
+  python3 - "$RUN_DIR/scenario-$name.json" <<'EOF' >&2
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"         {r['scenario']}: {r['rps']:,.0f} req/s, p50 {r['latency_us']['p50']/1000:.2f} ms, "
+      f"p99 {r['latency_us']['p99']/1000:.2f} ms, {r['server_cpu_us_per_req']} µs CPU/req, errors {r['errors']}")
+EOF
+}
+
+# ---------------------------------------------------------------- nginx baseline
+start_nginx() {
+  NGINX_DIR=$(mktemp -d /tmp/shortgate-bench-nginx.XXXXXX)
+  mkdir -p "$NGINX_DIR/tmp" "$NGINX_DIR/logs"
+  sed "s/__PORT__/$NGINX_PORT/" "$BENCH_DIR/nginx-baseline.conf" >"$NGINX_DIR/nginx.conf"
+  "$NGINX_BIN" -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -e stderr >"$RUN_DIR/nginx.log" 2>&1 &
+  NGINX_PID=$!
+  local i
+  for ((i = 0; i < 100; i++)); do
+    curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$NGINX_PORT/x" && return 0
+    kill -0 "$NGINX_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$RUN_DIR/nginx.log" >&2
+  die "nginx did not start"
+}
+
+nginx_pids() { echo "$NGINX_PID" $(pgrep -P "$NGINX_PID" || true); }
+
+# ---------------------------------------------------------------- the app
+DB_URL_BASE="r2dbc:mysql://root@$MARIADB_HOST:$MARIADB_PORT"
+
+new_database() { # name; sets DB_NAME (not echoed: the list of databases to drop must survive)
+  DB_NAME="shortgate_bench_${1}_$RUN_ID"
+  mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -e "CREATE DATABASE \`$DB_NAME\`"
+  DATABASES+=("$DB_NAME")
+}
+
+# start_app name database [--name=value ...]; waits until ready (bounded)
+start_app() {
+  local name=$1 db=$2
+  shift 2
+  local log_file="$RUN_DIR/app-$name.log"
+  log "starting app ($name): $*"
+  APP_ARGS="$*"
+  # shellcheck disable=SC2086
+  java $JAVA_OPTS -jar "$JAR" \
+    --server.address=127.0.0.1 --server.port="$APP_PORT" \
+    --management.server.address=127.0.0.1 --management.server.port="$MGMT_PORT" \
+    --spring.r2dbc.url="$DB_URL_BASE/$db" \
+    --shortgate.redirect.redis.key-prefix="$REDIS_PREFIX" \
+    --logging.level.root=WARN --logging.level.dev.shortgate=INFO \
+    `# one client and one key drive all the load: measure throughput, not the rate limits` \
+    --shortgate.security.rate-limit.api-capacity=1000000000 --shortgate.security.rate-limit.api-refill=1000000000 \
+    --shortgate.security.rate-limit.not-found-capacity=1000000000 \
+    --shortgate.security.rate-limit.not-found-refill=1000000000 \
+    "$@" >"$log_file" 2>&1 &
+  APP_PID=$!
+  local i
+  for ((i = 0; i < 1800; i++)); do
+    if curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" \
+       && curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$APP_PORT/healthcheck-probe"; then
+      log "app ($name) ready, pid $APP_PID"
+      return 0
+    fi
+    kill -0 "$APP_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  tail -50 "$log_file" >&2
+  die "app ($name) did not become ready within 180s"
+}
+
+stop_app() {
+  [ -n "$APP_PID" ] || return 0
+  log "stopping app (pid $APP_PID)"
+  stop_pid "$APP_PID" 40
+  APP_PID=""
+}
+
+# common app settings per configuration
+NEAR_HOT_SIZE=$(( LINKS * 2 > 100000 ? LINKS * 2 : 100000 ))
+APP_HOT=(--spring.data.redis.url="$REDIS_URL"
+         --shortgate.redirect.near-cache.max-size="$NEAR_HOT_SIZE" --shortgate.redirect.near-cache.ttl=1h)
+NEAR_OFF=(--shortgate.redirect.near-cache.max-size=1 --shortgate.redirect.near-cache.ttl=1ms
+          --shortgate.redirect.near-cache.negative-ttl=1ms)
+APP_URL="http://127.0.0.1:$APP_PORT/"
+
+# request every seeded code once, so the near cache holds them all; bounded by $2 seconds
+fill_cache() {
+  local codes=$1 limit=$2 out=$3
+  local done_file="$RUN_DIR/fill.done"
+  : >"$done_file"
+  DONE_FILE="$done_file" CODES="$codes" WRK_THREADS="$THREADS" timeout -s INT -k 10 $((limit + 30)) \
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${limit}s" --timeout 10s -s "$BENCH_DIR/sequential-codes.lua" \
+    "$APP_URL" >"$out" 2>&1 &
+  WRK_PID=$!
+  # each wrk thread stops after its share; wrk itself stops at SIGINT (or at -d)
+  while kill -0 "$WRK_PID" 2>/dev/null; do
+    if [ "$(wc -l <"$done_file")" -ge "$THREADS" ]; then kill -INT "$WRK_PID" 2>/dev/null || true; break; fi
+    sleep 0.5
+  done
+  wait "$WRK_PID" || true
+  WRK_PID=""
+  log "fill: $(grep -h "^BENCH_JSON" "$out" | cut -c12-) threads(id answered non-302): $(tr "\n" ";" <"$done_file")"
+  if [ "$(wc -l <"$done_file")" -lt "$THREADS" ]; then
+    log "WARNING: not every code was answered within ${limit}s; the cache is not fully warm"
+    if [ -n "$APP_PID" ]; then # evidence for a stall: the app's threads right now
+      timeout 60 jcmd "$APP_PID" Thread.print >"$out.threads.txt" 2>&1 || true
+      log "thread dump of the app in $out.threads.txt"
+    fi
+  fi
+}
+
+# ---------------------------------------------------------------- run
+META_START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+log "run $RUN_ID: scenarios $SCENARIOS; duration $DURATION, warm-up $WARMUP, $CONNECTIONS connections, $THREADS threads, $LINKS links"
+log "output in $RUN_DIR"
+
+REDIRECT_SCENARIOS=0
+for s in hot redis db miss shorten visits-off; do want "$s" && REDIRECT_SCENARIOS=1; done
+CODES_FILE="$RUN_DIR/codes.txt"
+export CODES="$CODES_FILE"
+
+if [ "$REDIRECT_SCENARIOS" = 1 ]; then
+  new_database main
+  DB=$DB_NAME
+  # hot configuration: Redis on, near cache big enough for every link, visits on
+  start_app hot "$DB" "${APP_HOT[@]}"
+  log "seeding $LINKS links through the batch API"
+  timeout 1800 python3 "$BENCH_DIR/bench.py" seed --port "$APP_PORT" --count "$LINKS" --concurrency 4 \
+    --tag "$RUN_ID" --out "$CODES_FILE" --progress >"$RUN_DIR/seed.json" || die "seeding failed"
+  log "seeded: $(cat "$RUN_DIR/seed.json")"
+
+  # the baseline, measured the same way (same wrk script and codes) while the app sits idle
+  start_nginx
+  measure nginx random-codes.lua "http://127.0.0.1:$NGINX_PORT/" $(nginx_pids)
+  stop_pid "$NGINX_PID" 10
+  NGINX_PID=""
+
+  if want hot; then
+    fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/hot.fill.txt"
+    measure hot random-codes.lua "$APP_URL" "$APP_PID"
+  fi
+  if want miss; then
+    measure miss random-miss.lua "$APP_URL" "$APP_PID"
+  fi
+  if want shorten; then
+    RUN_TAG="$RUN_ID-single" measure shorten shorten.lua "$APP_URL" "$APP_PID"
+    # batch creates: BATCH_CALLS calls of 1000 new links, 2 at a time
+    log "shorten-batch: $BATCH_CALLS batch calls of 1000 links, 2 in parallel"
+    scrape "$RUN_DIR/shorten-batch.prom-before.txt"
+    before=$(cpu_ticks "$APP_PID")
+    timeout 1800 python3 "$BENCH_DIR/bench.py" seed --port "$APP_PORT" --count $(( BATCH_CALLS * 1000 )) \
+      --concurrency 2 --tag "$RUN_ID-batch" >"$RUN_DIR/shorten-batch.seed.json" || die "batch creates failed"
+    after=$(cpu_ticks "$APP_PID")
+    scrape "$RUN_DIR/shorten-batch.prom-after.txt"
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(json.dumps({"requests": s["links"],
+"duration_s": s["seconds"], "rps": s["links_per_s"], "latency_us": None, "errors": {}}))' \
+      "$RUN_DIR/shorten-batch.seed.json" >"$RUN_DIR/shorten-batch.result.json"
+    python3 "$BENCH_DIR/bench.py" record --name shorten-batch --json-in "$RUN_DIR/shorten-batch.result.json" \
+      --ticks-before "$before" --ticks-after "$after" --clk-tck "$CLK_TCK" --pids "$APP_PID" \
+      --prom-before "$RUN_DIR/shorten-batch.prom-before.txt" --prom-after "$RUN_DIR/shorten-batch.prom-after.txt" \
+      --extra batches="$BATCH_CALLS" --extra batch_size=1000 --out "$RUN_DIR/scenario-shorten-batch.json"
+    log "         shorten-batch: $(cat "$RUN_DIR/shorten-batch.seed.json")"
+  fi
+  stop_app
+
+  if want visits-off; then
+    # (visits are on by default; a property given twice on the command line would bind as "true,false")
+    start_app visits-off "$DB" "${APP_HOT[@]}" --shortgate.visit.enabled=false
+    fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/visits-off.fill.txt"
+    measure visits-off random-codes.lua "$APP_URL" "$APP_PID"
+    stop_app
+  fi
+  if want redis; then
+    # near cache effectively off (one entry, 1 ms); every link is in Redis, written through when it was created
+    start_app redis "$DB" --spring.data.redis.url="$REDIS_URL" --shortgate.visit.enabled=true "${NEAR_OFF[@]}"
+    measure redis random-codes.lua "$APP_URL" "$APP_PID"
+    stop_app
+  fi
+  if want db; then
+    # no Redis URL (tier off) and the near cache effectively off: every request queries MariaDB
+    start_app db "$DB" --shortgate.visit.enabled=true "${NEAR_OFF[@]}"
+    measure db random-codes.lua "$APP_URL" "$APP_PID"
+    stop_app
+  fi
+fi
+
+# ---------------------------------------------------------------- heap per cached link
+cache_size() {
+  curl -sf --max-time 10 "http://127.0.0.1:$MGMT_PORT/actuator/prometheus" \
+    | awk '/^cache_size\{/ && /cache="links"/ {s += $NF} END {printf "%d\n", s}'
+}
+
+if want heap; then
+  new_database heap
+  HDB=$DB_NAME
+  # no Redis (a million keys would land in the shared Redis) and no visits, so only the near cache grows
+  JAVA_OPTS="$JAVA_OPTS -Xmx$HEAP_XMX" start_app heap "$HDB" --shortgate.visit.enabled=false \
+    --shortgate.redirect.near-cache.max-size=$(( HEAP_LINKS + HEAP_LINKS / 10 )) \
+    --shortgate.redirect.near-cache.ttl=6h --shortgate.redirect.near-cache.negative-ttl=1ms
+  HEAP_PID=$APP_PID
+  # the app has migrated the schema; insert the links straight into MariaDB (the batch API would take minutes)
+  log "heap: inserting $HEAP_LINKS links into MariaDB"
+  timeout 900 mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot "$HDB" -e "
+    INSERT INTO link (code, long_url, long_url_hash, created_at)
+    SELECT c.code, c.url, UNHEX(SHA2(c.url, 256)), NOW(3)
+    FROM (SELECT CONCAT('h', LPAD(CONV(seq, 10, 36), 6, '0')) AS code,
+                 CONCAT('https://example.com/articles/', seq, '/a-typical-slug-for-a-link?utm_source=bench') AS url
+          FROM seq_1_to_$HEAP_LINKS) c" || die "heap: insert failed"
+  HEAP_CODES="$RUN_DIR/heap-codes.txt"
+  mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -N -B "$HDB" -e 'SELECT code FROM link' >"$HEAP_CODES"
+  AVG_URL=$(mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -N -B "$HDB" \
+    -e 'SELECT ROUND(AVG(CHAR_LENGTH(long_url)), 1) FROM link')
+  # exercise the whole request path (JIT, pools, buffers) without caching anything: unknown codes, 1 ms negative TTL
+  log "heap: warming the request path with unknown codes"
+  run_wrk "$RUN_DIR/heap.warmup.txt" 10s random-miss.lua "$APP_URL"
+  sleep 1
+  CACHED_BEFORE=$(cache_size)
+  # GC.class_histogram runs a full GC first, so its total is the live heap
+  timeout 300 jcmd "$HEAP_PID" GC.class_histogram >"$RUN_DIR/heap-histo-before.txt"
+  log "heap: requesting each of $HEAP_LINKS codes once (bounded by ${HEAP_FILL_TIMEOUT}s)"
+  FILL_START=$(date +%s)
+  fill_cache "$HEAP_CODES" "$HEAP_FILL_TIMEOUT" "$RUN_DIR/heap.fill.txt"
+  FILL_SECONDS=$(( $(date +%s) - FILL_START ))
+  CACHED_AFTER=$(cache_size)
+  timeout 300 jcmd "$HEAP_PID" GC.class_histogram >"$RUN_DIR/heap-histo-after.txt"
+  python3 "$BENCH_DIR/bench.py" heap --before "$RUN_DIR/heap-histo-before.txt" --after "$RUN_DIR/heap-histo-after.txt" \
+    --cached-before "$CACHED_BEFORE" --cached-after "$CACHED_AFTER" --links "$HEAP_LINKS" --avg-url "$AVG_URL" \
+    --code-chars 7 --xmx "$HEAP_XMX" --fill-seconds "$FILL_SECONDS" --out "$RUN_DIR/heap.json" >&2
+  stop_app
+fi
+
+# ---------------------------------------------------------------- report
+META=$(python3 "$BENCH_DIR/bench.py" meta --command "$COMMAND_LINE" --date "$META_START" --run-dir "$RUN_DIR" \
+  --option duration="$DURATION" --option warmup="$WARMUP" --option connections="$CONNECTIONS" \
+  --option threads="$THREADS" --option links="$LINKS" --option scenarios="$SCENARIOS" \
+  --option batch_calls="$BATCH_CALLS" --option heap_links="$HEAP_LINKS" --option heap_xmx="$HEAP_XMX" \
+  --option java_opts="$JAVA_OPTS" --option near_cache_hot_max_size="$NEAR_HOT_SIZE")
+python3 "$BENCH_DIR/bench.py" report --dir "$RUN_DIR" --out "$OUT_DIR/result.json" --meta "$META"
+cp "$OUT_DIR/result.json" "$RUN_DIR/result.json"
