@@ -2,12 +2,17 @@ package dev.shortgate.redirect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -29,6 +34,9 @@ class RedirectTest {
 
     @Autowired
     DatabaseClient db;
+
+    @LocalServerPort
+    int port;
 
     @Autowired
     NearCache nearCache;
@@ -120,6 +128,51 @@ class RedirectTest {
         assertThat(registry.get("shortgate.redirect").tag("tier", "near").tag("outcome", "found").timer().count())
                 .isPositive();
         assertThat(nearCache.getIfPresent("fromdb1")).isNotNull();
+    }
+
+    /**
+     * reactor-netty#4361 (fixed in Reactor Netty 1.3.8): when a request queued behind one answered off the event
+     * loop was itself answered at once, the connection stopped reading, and its next request hung until the
+     * client gave up. Here the first lookup goes to the database on a worker thread and the second is a
+     * near-cache hit, pipelined in one write, as a keep-alive client behind an ingress can send them.
+     */
+    @Test
+    void keepAliveConnectionStillAnswersAfterPipelinedRequestsFinishOnDifferentThreads() throws Exception {
+        insert("pipecold", "https://example.com/cold", 302);
+        insert("pipehot", "https://example.com/hot", 302);
+        web.get().uri("/pipehot").exchange().expectStatus().isFound();
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write((get("/pipecold") + get("/pipehot")).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(readHead(in)).startsWith("HTTP/1.1 302").contains("https://example.com/cold");
+            assertThat(readHead(in)).startsWith("HTTP/1.1 302").contains("https://example.com/hot");
+            for (int i = 0; i < 3; i++) {
+                out.write(get("/pipehot").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                assertThat(readHead(in)).startsWith("HTTP/1.1 302").contains("https://example.com/hot");
+            }
+        }
+    }
+
+    private static String get(String path) {
+        return "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    }
+
+    /** Reads one response head; redirects have no body (Content-Length: 0). */
+    private static String readHead(InputStream in) throws Exception {
+        StringBuilder head = new StringBuilder();
+        while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IllegalStateException("connection closed after: " + head);
+            }
+            head.append((char) b);
+        }
+        assertThat(head.toString().toLowerCase(java.util.Locale.ROOT)).contains("content-length: 0");
+        return head.toString();
     }
 
     private String create(String url) {
