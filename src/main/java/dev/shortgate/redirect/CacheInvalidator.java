@@ -1,9 +1,15 @@
 package dev.shortgate.redirect;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkChanges;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,11 +38,32 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     private final NearCache near;
     private final RedisLinks redis; // null when the Redis tier is off
+    private final RedirectProperties.Redis.Repair repair;
+    private final Duration redisTtl;
+    private final Map<String, Link> unannounced = new ConcurrentHashMap<>();
+    private final Set<String> repairing = ConcurrentHashMap.newKeySet();
+    private final Counter repairsDone;
+    private final Counter repairsFailed;
     private volatile Disposable subscription;
 
-    CacheInvalidator(NearCache near, ObjectProvider<RedisLinks> redis) {
+    CacheInvalidator(NearCache near, ObjectProvider<RedisLinks> redis, RedirectProperties properties,
+                     MeterRegistry registry) {
         this.near = near;
         this.redis = redis.getIfAvailable();
+        this.repair = properties.redis().repair();
+        this.redisTtl = properties.redis().ttl();
+        this.repairsDone = repairs(registry, "written");
+        this.repairsFailed = repairs(registry, "given_up");
+        Gauge.builder("shortgate.invalidations.pending", unannounced, Map::size)
+                .description("Link changes Redis has not taken yet, retried in the background")
+                .register(registry);
+    }
+
+    private static Counter repairs(MeterRegistry registry, String result) {
+        return Counter.builder("shortgate.invalidations.repairs")
+                .description("Link changes written to Redis by a background retry, or given up on")
+                .tag("result", result)
+                .register(registry);
     }
 
     @Override
@@ -45,6 +72,7 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
         if (redis == null) {
             return Mono.empty();
         }
+        // A lost announcement costs little: other pods drop their negative entry within its short TTL.
         return redis.put(link)
                 .then(redis.publishInvalidation(link.code()))
                 .onErrorResume(e -> {
@@ -56,21 +84,57 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
     /**
      * Writes the new state (a tombstone for a delete) over the Redis key rather than deleting it: a lookup on
      * another pod that read the old row just before the change can then not put it back, since write-backs
-     * only fill an absent key.
+     * only fill an absent key. This pod serves the new state at once from its near cache.
+     *
+     * <p>If Redis cannot take the change, the old state would stay there for up to the Redis TTL and every pod
+     * would keep serving it, so the write and the invalidation message are retried in the background until
+     * Redis takes them or {@code repair-attempts} run out. Only the latest state of a code is ever retried.
      */
     @Override
     public Mono<Void> changed(Link link) {
-        String code = link.code();
-        near.invalidate(code);
+        near.put(link);
         if (redis == null) {
             return Mono.empty();
         }
+        String code = link.code();
+        unannounced.put(code, link);
+        return announce(link).onErrorResume(e -> {
+            log.warn("Could not write change of link {} to Redis; retrying in the background: {}", code,
+                    e.toString());
+            repairLater(code);
+            return Mono.empty();
+        });
+    }
+
+    /** Writes the change to Redis and tells every pod; forgets it once Redis has taken it. */
+    private Mono<Void> announce(Link link) {
         return redis.put(link)
-                .then(redis.publishInvalidation(code))
-                .onErrorResume(e -> {
-                    log.warn("Could not invalidate link {} through Redis; other pods may serve the old version "
-                            + "until their near-cache TTL: {}", code, e.toString());
-                    return Mono.empty();
+                .then(redis.publishInvalidation(link.code()))
+                .doOnSuccess(done -> unannounced.remove(link.code(), link));
+    }
+
+    private void repairLater(String code) {
+        if (!repairing.add(code)) {
+            return; // a repair of this code is running, and it always writes the latest state
+        }
+        Mono.defer(() -> {
+                    Link latest = unannounced.get(code);
+                    return latest == null ? Mono.<Void>empty() : announce(latest);
+                })
+                .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
+                .subscribe(done -> { }, error -> {
+                    unannounced.remove(code);
+                    repairing.remove(code);
+                    repairsFailed.increment();
+                    log.error("Gave up writing change of link {} to Redis; other pods may serve its old state "
+                            + "until the Redis TTL ({}) ends: {}", code, redisTtl, error.toString());
+                }, () -> {
+                    repairing.remove(code);
+                    repairsDone.increment();
+                    log.info("Wrote the delayed change of link {} to Redis", code);
+                    if (unannounced.containsKey(code)) {
+                        repairLater(code); // a newer change failed while this repair was finishing
+                    }
                 });
     }
 

@@ -105,7 +105,11 @@ class RedirectHandler {
                                                 ? gone(start, found.tier())
                                                 : found(request, start, found.tier(), link));
                         case EXPIRED -> gone(start, found.tier());
-                        case DISABLED, DELETED -> unknown(request, start, found.tier());
+                        // A real code: answered 404, but never counted against the client's unknown-code budget.
+                        case DISABLED, DELETED -> {
+                            record(start, found.tier(), Outcome.NOT_FOUND);
+                            yield notFound();
+                        }
                     };
                 })
                 .onErrorResume(error -> {

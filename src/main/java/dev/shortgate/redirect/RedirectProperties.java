@@ -43,10 +43,22 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
      * @param timeout   how long a redirect waits for Redis before falling through to the database
      * @param ttl       how long a link stays in Redis after it was last written there
      * @param keyPrefix prefix of every key and channel Shortgate uses, so several deployments can share a server
+     * @param repair    background retries of a link change Redis could not take when it was made
      */
     record Redis(@NotNull @DefaultValue("100ms") Duration timeout,
                  @NotNull @DefaultValue("1h") Duration ttl,
-                 @NotBlank @DefaultValue("sg:") String keyPrefix) {
+                 @NotBlank @DefaultValue("sg:") String keyPrefix,
+                 @Valid @DefaultValue Repair repair) {
+
+        /**
+         * @param attempts     retries before giving up (then other pods may serve the old state until the TTL)
+         * @param firstBackoff wait before the first retry; it doubles each time, with jitter
+         * @param maxBackoff   longest wait between retries
+         */
+        record Repair(@Positive @DefaultValue("20") int attempts,
+                      @NotNull @DefaultValue("500ms") Duration firstBackoff,
+                      @NotNull @DefaultValue("30s") Duration maxBackoff) {
+        }
 
         String linkKey(String code) {
             return keyPrefix + "link:" + code;

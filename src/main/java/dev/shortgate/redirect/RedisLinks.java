@@ -91,6 +91,11 @@ class RedisLinks {
                 .map(message -> message.getMessage());
     }
 
+    /** The breaker every call goes through; tests force it open to stand for a Redis that refuses calls. */
+    CircuitBreaker circuitBreaker() {
+        return breaker;
+    }
+
     private <T> Mono<T> guard(String operation, Mono<T> call) {
         return call.timeout(settings.timeout())
                 .transformDeferred(CircuitBreakerOperator.of(breaker))

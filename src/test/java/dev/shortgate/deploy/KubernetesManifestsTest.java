@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import dev.shortgate.security.SecurityProperties;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -212,6 +213,19 @@ class KubernetesManifestsTest {
             assertThat(containerPort(port.getTargetPort())).as("ingress backend").isEqualTo(serverPort())
                     .isNotEqualTo(managementPort());
         });
+    }
+
+    @Test
+    void theIngressLetsThroughEveryBodyTheApplicationAccepts() {
+        SecurityProperties security = Binder.get(podEnvironment)
+                .bindOrCreate("shortgate.security", SecurityProperties.class);
+        String limit = manifests.one(Ingress.class).getMetadata().getAnnotations()
+                .get("nginx.ingress.kubernetes.io/proxy-body-size");
+        assertThat(limit).as("proxy-body-size annotation").matches("\\d+[km]");
+        long bytes = Long.parseLong(limit.substring(0, limit.length() - 1))
+                * (limit.endsWith("m") ? 1024 * 1024 : 1024);
+        // Larger than the app's limits, so an oversized body gets the app's 413 problem, not nginx's HTML page.
+        assertThat(bytes).isGreaterThan(security.maxBatchBodySize()).isGreaterThan(security.maxBodySize());
     }
 
     @Test

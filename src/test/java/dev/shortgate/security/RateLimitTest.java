@@ -1,5 +1,7 @@
 package dev.shortgate.security;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -7,6 +9,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.http.MediaType;
+import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** Per-key API limits and per-IP unknown-code limits, with the in-process buckets of the embedded mode. */
@@ -18,6 +21,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "shortgate.security.rate-limit.not-found-capacity=3",
         "shortgate.security.rate-limit.not-found-refill=1",
         "shortgate.security.rate-limit.not-found-period=1h",
+        // Each test is its own client behind a trusted proxy, so the per-IP buckets of one never touch another's.
+        "shortgate.visit.trusted-proxies=127.0.0.0/8",
         "spring.r2dbc.url=r2dbc:h2:mem:///ratelimit?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
 @AutoConfigureWebTestClient(timeout = "30s")
 class RateLimitTest {
@@ -27,8 +32,12 @@ class RateLimitTest {
     @Autowired
     WebTestClient anonymous;
 
+    @Autowired
+    DatabaseClient db;
+
     @Test
     void keyOverItsBudgetGets429WithRetryAfterAndRealCodesAreNeverLimited() {
+        anonymous = anonymous.mutate().defaultHeader("X-Forwarded-For", "203.0.113.1").build();
         WebTestClient admin = anonymous.mutate().defaultHeader("X-Api-Key", KEY).build();
         admin.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/limited", "alias", "real-code")).exchange()
@@ -48,6 +57,27 @@ class RateLimitTest {
                 .expectHeader().exists("Retry-After");
         for (int i = 0; i < 20; i++) {
             anonymous.get().uri("/real-code").exchange().expectStatus().isFound();
+        }
+    }
+
+    @Test
+    void disabledAndDeletedCodesAnswer404EvenWhenTheClientIsOverItsUnknownCodeBudget() {
+        anonymous = anonymous.mutate().defaultHeader("X-Forwarded-For", "203.0.113.2").build();
+        db.sql("INSERT INTO link (code, long_url, long_url_hash, alias, created_at, disabled) "
+                + "VALUES ('off-code', 'https://example.com/off', :hash, TRUE, CURRENT_TIMESTAMP, TRUE)")
+                .bind("hash", new byte[32]).then().block();
+        db.sql("INSERT INTO link (code, long_url, long_url_hash, alias, created_at, deleted_at) "
+                + "VALUES ('gone-code', 'https://example.com/gone', :hash, TRUE, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
+                .bind("hash", new byte[32]).then().block();
+        int status = 0;
+        for (int i = 0; i < 10 && status != 429; i++) {
+            status = anonymous.get().uri("/scan-" + i).exchange().returnResult(Void.class).getStatus().value();
+        }
+        assertThat(status).as("unknown codes end in 429").isEqualTo(429);
+
+        for (int i = 0; i < 5; i++) {
+            anonymous.get().uri("/off-code").exchange().expectStatus().isNotFound();
+            anonymous.get().uri("/gone-code").exchange().expectStatus().isNotFound();
         }
     }
 }
