@@ -38,6 +38,18 @@ public class LinkRepository {
                 .one();
     }
 
+    /** A link as stored, with the version a conditional {@link #update} must name. */
+    record Versioned(Link link, long version) {
+    }
+
+    /** The link with this code and its current version, tombstones included, or empty. */
+    Mono<Versioned> findVersioned(String code) {
+        return db.sql("SELECT " + COLUMNS + ", version FROM link WHERE code = :code")
+                .bind("code", code)
+                .map(row -> new Versioned(toLink(row), ((Number) row.get("version")).longValue()))
+                .one();
+    }
+
     /** Live generated links of this URL; find-if-exists picks among them. */
     Flux<Link> findGenerated(String url) {
         return db.sql("SELECT " + COLUMNS + " FROM link WHERE long_url_hash = :hash AND alias = FALSE "
@@ -68,12 +80,17 @@ public class LinkRepository {
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
     }
 
-    /** Writes a live link's editable fields; emits {@code false} when it is gone. */
-    Mono<Boolean> update(Link link, Instant now) {
+    /**
+     * Writes a live link's editable fields if it is still at {@code version}; emits {@code false} when it has
+     * changed since (or is gone), so the caller can re-read it and apply its change again.
+     */
+    Mono<Boolean> update(Link link, long version, Instant now) {
         var spec = db.sql("UPDATE link SET long_url = :url, long_url_hash = :hash, redirect_status = :status, "
                         + "expires_at = :expiresAt, max_visits = :maxVisits, disabled = :disabled, "
-                        + "forward_query = :forwardQuery, updated_at = :now WHERE code = :code AND deleted_at IS NULL")
+                        + "forward_query = :forwardQuery, updated_at = :now, version = version + 1 "
+                        + "WHERE code = :code AND deleted_at IS NULL AND version = :version")
                 .bind("code", link.code())
+                .bind("version", version)
                 .bind("url", link.url())
                 .bind("hash", hash(link.url()))
                 .bind("status", link.redirectStatus())
@@ -87,7 +104,8 @@ public class LinkRepository {
 
     /** Turns a live link into a tombstone; emits {@code false} when there was none. */
     Mono<Boolean> markDeleted(String code, Instant now) {
-        return db.sql("UPDATE link SET deleted_at = :now WHERE code = :code AND deleted_at IS NULL")
+        return db.sql("UPDATE link SET deleted_at = :now, version = version + 1 WHERE code = :code "
+                        + "AND deleted_at IS NULL")
                 .bind("code", code)
                 .bind("now", toDb(now))
                 .fetch().rowsUpdated().map(rows -> rows > 0);

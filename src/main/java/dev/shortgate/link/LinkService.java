@@ -24,7 +24,9 @@ import dev.shortgate.system.ProblemException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Service;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
 
 /**
  * Creates, reads, changes and deletes links. Creating is: check and normalise the URL, reuse the code this URL
@@ -46,6 +48,7 @@ class LinkService {
     static final Set<String> PATCHABLE = Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus",
             "forwardQuery");
     static final int MAX_PAGE = 100;
+    static final int PATCH_ATTEMPTS = 8;
 
     private final LinkRepository links;
     private final UrlPolicy urlPolicy;
@@ -160,44 +163,65 @@ class LinkService {
         });
     }
 
-    /** Applies a JSON merge patch (RFC 7386) to a link's editable fields. */
+    /**
+     * Applies a JSON merge patch (RFC 7386) to a link's editable fields. The write is conditional on the version
+     * read, so two concurrent patches never undo each other's fields: the one that loses the race re-reads the
+     * link and applies its patch to the new state, up to {@link #PATCH_ATTEMPTS} times.
+     */
     Mono<Link> update(String code, Map<String, Object> patch, ApiPrincipal caller) {
-        return changeable(code, caller).flatMap(current -> {
-            for (String field : patch.keySet()) {
-                if (!PATCHABLE.contains(field)) {
-                    throw invalid(field, "'" + field + "' cannot be changed; editable fields are " + PATCHABLE + ".");
-                }
+        return Mono.defer(() -> {
+                    for (String field : patch.keySet()) {
+                        if (!PATCHABLE.contains(field)) {
+                            throw invalid(field, "'" + field + "' cannot be changed; editable fields are "
+                                    + PATCHABLE + ".");
+                        }
+                    }
+                    return changeableVersioned(code, caller).flatMap(current -> applyPatch(current, patch));
+                })
+                .retryWhen(Retry.max(PATCH_ATTEMPTS - 1).filter(LostRace.class::isInstance))
+                .onErrorMap(Exceptions::isRetryExhausted, e -> Problem.LINK_CHANGED_CONCURRENTLY.toException(
+                        "The link kept changing while this change was applied; try again."));
+    }
+
+    private Mono<Link> applyPatch(LinkRepository.Versioned versioned, Map<String, Object> patch) {
+        Link current = versioned.link();
+        String url = current.url();
+        if (patch.containsKey("url")) {
+            url = urlPolicy.normalize(text(patch.get("url"), "url"));
+        }
+        Instant expiresAt = current.expiresAt();
+        if (patch.containsKey("expiresAt")) {
+            Object value = patch.get("expiresAt");
+            expiresAt = value == null ? null : instant(value).truncatedTo(ChronoUnit.MILLIS);
+        }
+        Long maxVisits = current.maxVisits();
+        if (patch.containsKey("maxVisits")) {
+            Object value = patch.get("maxVisits");
+            maxVisits = value == null ? null : positive(value);
+        }
+        boolean disabled = patch.containsKey("disabled") ? bool(patch.get("disabled"), "disabled") : current.disabled();
+        boolean forwardQuery = patch.containsKey("forwardQuery")
+                ? bool(patch.get("forwardQuery"), "forwardQuery") : current.forwardQuery();
+        int status = current.redirectStatus();
+        if (patch.containsKey("redirectStatus")) {
+            if (!(patch.get("redirectStatus") instanceof Number number)) {
+                throw invalid("redirectStatus", "redirectStatus must be 301, 302, 307 or 308.");
             }
-            String url = current.url();
-            if (patch.containsKey("url")) {
-                url = urlPolicy.normalize(text(patch.get("url"), "url"));
-            }
-            Instant expiresAt = current.expiresAt();
-            if (patch.containsKey("expiresAt")) {
-                Object value = patch.get("expiresAt");
-                expiresAt = value == null ? null : instant(value).truncatedTo(ChronoUnit.MILLIS);
-            }
-            Long maxVisits = current.maxVisits();
-            if (patch.containsKey("maxVisits")) {
-                Object value = patch.get("maxVisits");
-                maxVisits = value == null ? null : positive(value);
-            }
-            boolean disabled = patch.containsKey("disabled") ? bool(patch.get("disabled"), "disabled") : current.disabled();
-            boolean forwardQuery = patch.containsKey("forwardQuery")
-                    ? bool(patch.get("forwardQuery"), "forwardQuery") : current.forwardQuery();
-            int status = current.redirectStatus();
-            if (patch.containsKey("redirectStatus")) {
-                if (!(patch.get("redirectStatus") instanceof Number number)) {
-                    throw invalid("redirectStatus", "redirectStatus must be 301, 302, 307 or 308.");
-                }
-                status = number.intValue();
-                checkStatus(status);
-            }
-            Link changed = new Link(current.code(), url, status, current.alias(), current.createdAt(), expiresAt,
-                    maxVisits, disabled, forwardQuery, current.apiKeyId(), null);
-            return links.update(changed, clock.instant())
-                    .flatMap(updated -> updated ? changes.changed(changed).thenReturn(changed) : notFound(code));
-        });
+            status = number.intValue();
+            checkStatus(status);
+        }
+        Link changed = new Link(current.code(), url, status, current.alias(), current.createdAt(), expiresAt,
+                maxVisits, disabled, forwardQuery, current.apiKeyId(), null);
+        return links.update(changed, versioned.version(), clock.instant())
+                .flatMap(updated -> updated ? changes.changed(changed).thenReturn(changed)
+                        : Mono.error(new LostRace()));
+    }
+
+    /** Another write got to the link between this patch's read and its write. */
+    private static final class LostRace extends RuntimeException {
+        LostRace() {
+            super("link changed since it was read", null, false, false);
+        }
     }
 
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
@@ -208,6 +232,20 @@ class LinkService {
                         link.createdAt(), link.expiresAt(), link.maxVisits(), link.disabled(), link.forwardQuery(),
                         link.apiKeyId(), now))
                 : Mono.<Void>error(notFoundProblem(code))));
+    }
+
+    private Mono<LinkRepository.Versioned> changeableVersioned(String code, ApiPrincipal caller) {
+        Mono<LinkRepository.Versioned> live = ALIAS.matcher(code).matches()
+                ? links.findVersioned(code).filter(found -> found.link().deletedAt() == null)
+                : Mono.empty();
+        return live.filter(found -> caller.canRead(found.link().apiKeyId()))
+                .switchIfEmpty(notFound(code))
+                .map(found -> {
+                    if (!caller.canChange(found.link().apiKeyId())) {
+                        throw Problem.FORBIDDEN.toException("This API key may not change this link.");
+                    }
+                    return found;
+                });
     }
 
     private Mono<Link> changeable(String code, ApiPrincipal caller) {

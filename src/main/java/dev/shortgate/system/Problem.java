@@ -30,6 +30,7 @@ public enum Problem {
     API_KEY_NOT_FOUND(HttpStatus.NOT_FOUND, "API key not found"),
     LINK_GONE(HttpStatus.GONE, "Link expired"),
     ALIAS_TAKEN(HttpStatus.CONFLICT, "Alias already taken"),
+    LINK_CHANGED_CONCURRENTLY(HttpStatus.CONFLICT, "Link changed concurrently"),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
     RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
