@@ -45,11 +45,16 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private final TransactionalOperator transactions;
     private final VisitEnricher enricher;
     private final Scheduler workers;
+    private final boolean inlineLiterals;
 
+    /**
+     * @param inlineLiterals write values as {@link MySqlLiterals} rather than bind them (MySQL and MariaDB only)
+     */
     VisitBatchWriter(DatabaseClient db, BindMarkersFactory markers, TransactionalOperator transactions,
-                     VisitEnricher enricher, Scheduler workers) {
+                     VisitEnricher enricher, Scheduler workers, boolean inlineLiterals) {
         this.db = db;
         this.markers = markers;
+        this.inlineLiterals = inlineLiterals;
         this.transactions = transactions;
         this.enricher = enricher;
         this.workers = workers;
@@ -96,6 +101,9 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     }
 
     private Sql insertVisits(List<Visit> rows) {
+        if (inlineLiterals) {
+            return insertVisitsInline(rows);
+        }
         BindMarkers bind = markers.create();
         StringBuilder sql = new StringBuilder(INSERT_VISITS.length() + rows.size() * COLUMNS * 5).append(INSERT_VISITS);
         Object[] values = new Object[rows.size() * COLUMNS];
@@ -124,6 +132,29 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
         return new Sql(sql.toString(), values);
     }
 
+    private static Sql insertVisitsInline(List<Visit> rows) {
+        StringBuilder sql = new StringBuilder(INSERT_VISITS.length() + rows.size() * 512).append(INSERT_VISITS);
+        for (int i = 0; i < rows.size(); i++) {
+            Visit v = rows.get(i);
+            sql.append(i == 0 ? "(" : ", (");
+            MySqlLiterals.binary(sql, v.id()).append(", ");
+            MySqlLiterals.text(sql, v.code()).append(", ");
+            MySqlLiterals.dateTime(sql, v.visitedAt()).append(", ");
+            MySqlLiterals.text(sql, v.clientId()).append(", ");
+            MySqlLiterals.text(sql, v.ip()).append(", ");
+            MySqlLiterals.text(sql, v.userAgent()).append(", ");
+            MySqlLiterals.text(sql, v.referer()).append(", ");
+            MySqlLiterals.text(sql, v.country()).append(", ");
+            MySqlLiterals.text(sql, v.city()).append(", ");
+            MySqlLiterals.text(sql, v.browser()).append(", ");
+            MySqlLiterals.text(sql, v.browserVersion()).append(", ");
+            MySqlLiterals.text(sql, v.os()).append(", ");
+            MySqlLiterals.text(sql, v.deviceClass()).append(", ");
+            MySqlLiterals.bool(sql, v.bot()).append(')');
+        }
+        return new Sql(sql.toString(), new Object[0]);
+    }
+
     /** One upsert for the batch, rows in key order so concurrent batches lock counters in the same order. */
     private Sql upsertStats(List<Visit> rows) {
         Map<DayKey, long[]> counts = new TreeMap<>();
@@ -134,6 +165,18 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
             if (v.bot()) {
                 count[1]++;
             }
+        }
+        if (inlineLiterals) {
+            StringBuilder sql = new StringBuilder(UPSERT_STATS.length() + counts.size() * 64).append(UPSERT_STATS);
+            boolean first = true;
+            for (Map.Entry<DayKey, long[]> entry : counts.entrySet()) {
+                sql.append(first ? "(" : ", (");
+                MySqlLiterals.text(sql, entry.getKey().code()).append(", ");
+                MySqlLiterals.date(sql, entry.getKey().day()).append(", ")
+                        .append(entry.getValue()[0]).append(", ").append(entry.getValue()[1]).append(')');
+                first = false;
+            }
+            return new Sql(sql.append(ON_DUPLICATE).toString(), new Object[0]);
         }
         BindMarkers bind = markers.create();
         StringBuilder sql = new StringBuilder(UPSERT_STATS);

@@ -58,7 +58,14 @@ class VisitConfiguration {
                                 DatabaseClient db, ConnectionFactory connectionFactory,
                                 ReactiveTransactionManager transactionManager, Clock clock, MeterRegistry registry) {
         VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connectionFactory),
-                TransactionalOperator.create(transactionManager), enricher, Schedulers.boundedElastic());
+                TransactionalOperator.create(transactionManager), enricher, Schedulers.boundedElastic(),
+                isMySql(connectionFactory));
         return new VisitRecorder(properties, clientIps, new VisitId(), writer, clock, Schedulers.parallel(), registry);
+    }
+
+    /** r2dbc-mysql (MySQL and MariaDB) names itself "MySQL"; a pool reports the name of what it pools. */
+    static boolean isMySql(ConnectionFactory connectionFactory) {
+        String name = connectionFactory.getMetadata().getName();
+        return name != null && name.contains("MySQL");
     }
 }

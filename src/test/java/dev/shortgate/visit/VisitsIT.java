@@ -3,18 +3,29 @@ package dev.shortgate.visit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.InetAddress;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import dev.shortgate.support.RunningApp;
 import dev.shortgate.support.TestServers;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.r2dbc.spi.ConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.r2dbc.core.binding.BindMarkersFactoryResolver;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 
 /** The visit pipeline on real MariaDB, with the default settings: no trusted proxies. */
 class VisitsIT {
@@ -79,6 +90,47 @@ class VisitsIT {
         assertThat(database.queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code
                 + "' AND ip = '127.0.0.0'")).isEqualTo(1);
         assertThat(database.queryForLong("SELECT COUNT(*) FROM visit WHERE ip LIKE '1.2.3.%'")).isZero();
+    }
+
+    /**
+     * On MySQL and MariaDB the writer sends values as hex literals rather than bound parameters; text that tries
+     * to close a quote, escape, inject or smuggle a control character is stored exactly as it came.
+     */
+    @Test
+    void hostileUserAgentsAndReferersAreStoredExactlyAsTheyCame() throws Exception {
+        String code = create("https://example.com/hostile");
+        List<String> hostile = List.of("it's \"quoted\" \\ back\\slash", "'); DROP TABLE visit; --",
+                "NUL\u0000inside", "emoji \uD83D\uDE00 and \u00e9", "CR\r\nLF\ttab", "\\'", "X'41'", "?", "$1 :name",
+                "\u001a ctrl-Z", "_utf8mb4 X'27'", "", "a".repeat(4000));
+        ConnectionFactory connections = app.bean(ConnectionFactory.class);
+        DatabaseClient db = app.bean(DatabaseClient.class);
+        VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connections),
+                TransactionalOperator.create(app.bean(ReactiveTransactionManager.class)),
+                new VisitEnricher(() -> null, GeoLocator.open(null), false), Schedulers.boundedElastic(),
+                VisitConfiguration.isMySql(connections));
+        VisitId ids = new VisitId();
+        Instant at = Instant.parse("2026-11-22T08:30:00.123Z");
+        List<RawVisit> batch = new ArrayList<>();
+        for (String text : hostile) {
+            batch.add(new RawVisit(ids.next(at), code, at, InetAddress.getByName("2001:db8::1"), text,
+                    "https://example.com/?q=" + text));
+        }
+
+        writer.write(batch).block(Duration.ofSeconds(30));
+
+        List<List<String>> stored = db.sql("SELECT user_agent, referer, ip, visited_at FROM visit WHERE code = :code "
+                        + "ORDER BY id")
+                .bind("code", code)
+                .map(row -> List.of(row.get("user_agent", String.class), row.get("referer", String.class),
+                        row.get("ip", String.class), row.get("visited_at", LocalDateTime.class).toString()))
+                .all().collectList().block(Duration.ofSeconds(10));
+        assertThat(stored).extracting(row -> row.get(0)).containsExactlyElementsOf(hostile);
+        assertThat(stored).extracting(row -> row.get(1))
+                .containsExactlyElementsOf(hostile.stream().map(text -> "https://example.com/?q=" + text).toList());
+        assertThat(stored).allSatisfy(row -> assertThat(row.subList(2, 4))
+                .containsExactly("2001:db8:0:0:0:0:0:0", "2026-11-22T08:30:00.123"));
+        assertThat(database.queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
+                .isEqualTo(hostile.size());
     }
 
     private static String create(String url) {

@@ -1,0 +1,88 @@
+package dev.shortgate.visit;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * SQL literals for MySQL and MariaDB that cannot break out of their quotes, whatever the value and whatever the
+ * server's {@code sql_mode}. Every string is sent as the hex of its UTF-8 bytes ({@code _utf8mb4 X'4869'}) and
+ * every byte array as hex ({@code X'00ff'}), so user-supplied text (user agents, referers) never reaches the SQL
+ * as characters: nothing but hex digits, digits and fixed keywords does.
+ *
+ * <p>Why not bind parameters: r2dbc-mysql encodes every bound value through a publisher of its own, and a batch of
+ * 500 visits has 7,000 values. A JFR profile of the hot-path benchmark put that encoding at about 30% of the
+ * application's CPU. Literals built here cost a fraction of it. The H2 mode keeps binding by index.
+ */
+final class MySqlLiterals {
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private MySqlLiterals() {
+    }
+
+    /** A string as {@code _utf8mb4 X'..'}, {@code ''} when empty, or {@code NULL}. */
+    static StringBuilder text(StringBuilder sql, String value) {
+        if (value == null) {
+            return sql.append("NULL");
+        }
+        if (value.isEmpty()) {
+            return sql.append("''");
+        }
+        return hex(sql.append("_utf8mb4 X'"), value.getBytes(StandardCharsets.UTF_8)).append('\'');
+    }
+
+    /** Bytes as {@code X'..'}, or {@code NULL}. */
+    static StringBuilder binary(StringBuilder sql, byte[] value) {
+        if (value == null) {
+            return sql.append("NULL");
+        }
+        return hex(sql.append("X'"), value).append('\'');
+    }
+
+    /** An instant as a UTC {@code DATETIME(3)} literal, {@code '2026-11-22 08:30:00.123'}. */
+    static StringBuilder dateTime(StringBuilder sql, Instant value) {
+        LocalDateTime t = LocalDateTime.ofInstant(value, ZoneOffset.UTC);
+        sql.append('\'');
+        pad(sql, t.getYear(), 4).append('-');
+        pad(sql, t.getMonthValue(), 2).append('-');
+        pad(sql, t.getDayOfMonth(), 2).append(' ');
+        pad(sql, t.getHour(), 2).append(':');
+        pad(sql, t.getMinute(), 2).append(':');
+        pad(sql, t.getSecond(), 2).append('.');
+        return pad(sql, t.getNano() / 1_000_000, 3).append('\'');
+    }
+
+    /** A date as {@code '2026-11-22'}. */
+    static StringBuilder date(StringBuilder sql, LocalDate value) {
+        sql.append('\'');
+        pad(sql, value.getYear(), 4).append('-');
+        pad(sql, value.getMonthValue(), 2).append('-');
+        return pad(sql, value.getDayOfMonth(), 2).append('\'');
+    }
+
+    static StringBuilder bool(StringBuilder sql, boolean value) {
+        return sql.append(value ? "TRUE" : "FALSE");
+    }
+
+    private static StringBuilder hex(StringBuilder sql, byte[] bytes) {
+        sql.ensureCapacity(sql.length() + bytes.length * 2 + 1);
+        for (byte b : bytes) {
+            sql.append(HEX[(b >> 4) & 0xf]).append(HEX[b & 0xf]);
+        }
+        return sql;
+    }
+
+    private static StringBuilder pad(StringBuilder sql, int value, int width) {
+        if (value < 0) {
+            throw new IllegalArgumentException("negative date or time field: " + value);
+        }
+        String digits = Integer.toString(value);
+        for (int i = digits.length(); i < width; i++) {
+            sql.append('0');
+        }
+        return sql.append(digits);
+    }
+}

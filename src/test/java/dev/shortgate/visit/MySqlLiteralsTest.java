@@ -1,0 +1,51 @@
+package dev.shortgate.visit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.HexFormat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class MySqlLiteralsTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "it's", "\"", "\\", "\\'", "'); DROP TABLE visit; --", "NUL\u0000", "\r\n\t",
+            "\u001a", "é", "\uD83D\uDE00", "X'41'", "?", "$1"})
+    void textIsOnlyHexDigitsBetweenItsQuotesAndDecodesToTheUtf8OfTheValue(String value) {
+        String literal = MySqlLiterals.text(new StringBuilder(), value).toString();
+
+        assertThat(literal).matches("_utf8mb4 X'[0-9a-f]+'");
+        String hex = literal.substring("_utf8mb4 X'".length(), literal.length() - 1);
+        assertThat(new String(HexFormat.of().parseHex(hex), StandardCharsets.UTF_8)).isEqualTo(value);
+    }
+
+    @Test
+    void nullAndEmptyTextHaveTheirOwnLiterals() {
+        assertThat(MySqlLiterals.text(new StringBuilder(), null).toString()).isEqualTo("NULL");
+        assertThat(MySqlLiterals.text(new StringBuilder(), "").toString()).isEqualTo("''");
+        assertThat(MySqlLiterals.binary(new StringBuilder(), null).toString()).isEqualTo("NULL");
+    }
+
+    @Test
+    void bytesAreHexIncludingZeroAndHighBytes() {
+        assertThat(MySqlLiterals.binary(new StringBuilder(), new byte[] {0, 1, (byte) 0x7f, (byte) 0x80, (byte) 0xff})
+                .toString()).isEqualTo("X'00017f80ff'");
+    }
+
+    @Test
+    void timesAreUtcWithMillisecondsAndDatesArePadded() {
+        assertThat(MySqlLiterals.dateTime(new StringBuilder(), Instant.parse("2026-01-02T03:04:05.006Z")).toString())
+                .isEqualTo("'2026-01-02 03:04:05.006'");
+        assertThat(MySqlLiterals.dateTime(new StringBuilder(), Instant.parse("2026-11-22T23:59:59.999999Z"))
+                .toString()).isEqualTo("'2026-11-22 23:59:59.999'");
+        assertThat(MySqlLiterals.date(new StringBuilder(), LocalDate.of(987, 6, 5)).toString())
+                .isEqualTo("'0987-06-05'");
+        assertThat(MySqlLiterals.bool(new StringBuilder(), true).append(',').append(
+                MySqlLiterals.bool(new StringBuilder(), false)).toString()).isEqualTo("TRUE,FALSE");
+    }
+}
