@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-SCENARIO_ORDER = ["nginx", "hot", "visits-off", "redis", "db", "miss", "shorten", "shorten-batch"]
+SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "redis", "db", "miss", "shorten", "shorten-batch"]
 
 
 # ---------------------------------------------------------------- seed
@@ -277,9 +277,12 @@ def report(args):
             n.append(f"vs hot: {r['throughput_vs_hot']:.2f}x req/s, {r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req")
         if r["scenario"] == "shorten-batch":
             n.append(f"{r.get('batches')} batches of {r.get('batch_size')}; rate counts links")
-        if "visits" in r and r["scenario"] in ("hot", "visits-off", "redis", "db"):
+        if r["scenario"] == "sustained":
+            n.append("paced load")
+        if "visits" in r and r["scenario"] in ("hot", "sustained", "visits-off", "redis", "db"):
             v = r["visits"]
-            n.append(f"visits written {v.get('written', 0):,}, dropped {v.get('dropped', 0):,}")
+            per_s = f" ({v.get('written', 0) / r['duration_s']:,.0f}/s)" if r.get("duration_s") else ""
+            n.append(f"visits written {v.get('written', 0):,}{per_s}, dropped {v.get('dropped', 0):,}")
         e = r.get("errors") or {}
         bad = {k: v for k, v in e.items() if v and not (k == "status" and r["scenario"] == "miss")}
         if bad:

@@ -2,7 +2,8 @@
 # Shortgate benchmark: measures each scenario with wrk and reports it as a ratio to an nginx `return 302`
 # baseline measured the same way in the same run. See src/bench/README.md.
 #
-#   src/bench/run.sh [-d 30s] [-w 10s] [-c 64] [-t 2] [-n 100000] [-s hot,redis,db,miss,shorten,visits-off] [--heap]
+#   src/bench/run.sh [-d 30s] [-w 10s] [-c 64] [-t 2] [-n 100000] [-s hot,sustained,redis,db,miss,shorten,visits-off]
+#                    [--rate 10000] [--heap]
 #
 # Needs MariaDB (root, no password) and Redis on loopback; installs wrk and nginx with apt-get when missing.
 # Every step is bounded in time; every process it starts is stopped on exit.
@@ -18,7 +19,8 @@ WARMUP=${WARMUP:-10s}              # wrk warm-up before each measured run (disca
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
-SCENARIOS=${SCENARIOS:-all}        # all = hot,redis,db,miss,shorten,visits-off; add heap to also measure heap
+SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,db,miss,shorten,visits-off; add heap for heap
+RATE=${RATE:-10000}                # sustained: offered load, requests per second (paced, not as fast as possible)
 BATCH_CALLS=${BATCH_CALLS:-20}     # shorten-batch: this many batch calls of 1000 links
 HEAP_LINKS=${HEAP_LINKS:-1000000}  # heap: links put in the near cache
 HEAP_XMX=${HEAP_XMX:-2g}
@@ -43,8 +45,9 @@ Usage: src/bench/run.sh [options]
   -c, --connections N   wrk connections (default $CONNECTIONS)                            env CONNECTIONS
   -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
   -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
-  -s, --scenarios LIST  comma list of hot,redis,db,miss,shorten,visits-off,heap or all  env SCENARIOS
+  -s, --scenarios LIST  comma list of hot,sustained,redis,db,miss,shorten,visits-off,heap or all  env SCENARIOS
                         (default all = every scenario except heap)
+      --rate N          offered req/s of the paced sustained scenario (default $RATE)  env RATE
       --heap            also run the heap scenario (same as adding heap to --scenarios)
       --heap-links N    links in the near cache for heap (default $HEAP_LINKS)        env HEAP_LINKS
       --batch-calls N   batch calls of 1000 links for shorten-batch (default $BATCH_CALLS) env BATCH_CALLS
@@ -63,6 +66,7 @@ while [ $# -gt 0 ]; do
     -n|--links) LINKS=$2; shift 2 ;;
     -s|--scenarios) SCENARIOS=$2; shift 2 ;;
     --heap) SCENARIOS="$SCENARIOS,heap"; shift ;;
+    --rate) RATE=$2; shift 2 ;;
     --heap-links) HEAP_LINKS=$2; shift 2 ;;
     --batch-calls) BATCH_CALLS=$2; shift 2 ;;
     --keep-db) KEEP_DB=1; shift ;;
@@ -71,7 +75,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-ALL="hot,redis,db,miss,shorten,visits-off"
+ALL="hot,sustained,redis,db,miss,shorten,visits-off"
 SCENARIOS=${SCENARIOS//all/$ALL}
 SCENARIOS=${SCENARIOS//,,/,}
 SCENARIOS=${SCENARIOS#,}
@@ -310,6 +314,18 @@ NEAR_OFF=(--shortgate.redirect.near-cache.max-size=1 --shortgate.redirect.near-c
           --shortgate.redirect.near-cache.negative-ttl=1ms)
 APP_URL="http://127.0.0.1:$APP_PORT/"
 
+# wait (at most $1 seconds) until the app holds no buffered visits, so one scenario's backlog is not the next one's
+wait_visits_drained() {
+  local limit=$1 i held=""
+  for ((i = 0; i < limit * 2; i++)); do
+    held=$(curl -s --max-time 2 "http://127.0.0.1:$MGMT_PORT/actuator/prometheus" \
+      | awk '/^shortgate_visits_buffered[ {]/ {print int($NF)}' | head -1)
+    [ "${held:-1}" = 0 ] && return 0
+    sleep 0.5
+  done
+  log "WARNING: $held visits still buffered after ${limit}s"
+}
+
 # request every seeded code once, so the near cache holds them all; bounded by $2 seconds
 fill_cache() {
   local codes=$1 limit=$2 out=$3
@@ -342,7 +358,7 @@ log "run $RUN_ID: scenarios $SCENARIOS; duration $DURATION, warm-up $WARMUP, $CO
 log "output in $RUN_DIR"
 
 REDIRECT_SCENARIOS=0
-for s in hot redis db miss shorten visits-off; do want "$s" && REDIRECT_SCENARIOS=1; done
+for s in hot sustained redis db miss shorten visits-off; do want "$s" && REDIRECT_SCENARIOS=1; done
 CODES_FILE="$RUN_DIR/codes.txt"
 export CODES="$CODES_FILE"
 
@@ -362,9 +378,18 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   stop_pid "$NGINX_PID" 10
   NGINX_PID=""
 
-  if want hot; then
+  if want hot || want sustained; then
     fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/hot.fill.txt"
+  fi
+  if want hot; then
     measure hot random-codes.lua "$APP_URL" "$APP_PID"
+  fi
+  if want sustained; then
+    # the hot path at a steady offered load: are visits written as fast as they come (dropped 0)?
+    wait_visits_drained 180
+    PACE_MS=$(( CONNECTIONS * 1000 / RATE > 0 ? CONNECTIONS * 1000 / RATE : 1 )) \
+      measure sustained random-codes-paced.lua "$APP_URL" "$APP_PID"
+    wait_visits_drained 180
   fi
   if want miss; then
     measure miss random-miss.lua "$APP_URL" "$APP_PID"
