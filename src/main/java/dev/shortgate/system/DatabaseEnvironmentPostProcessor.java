@@ -70,7 +70,8 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
             case "mysql", "mariadb" -> {
                 String host = value(options, ConnectionFactoryOptions.HOST);
                 Object port = options.getValue(ConnectionFactoryOptions.PORT);
-                yield "jdbc:mariadb://" + host + (port != null ? ":" + port : "") + "/" + (database != null ? database : "");
+                yield "jdbc:mariadb://" + host + (port != null ? ":" + port : "") + "/" + (database != null ? database : "")
+                        + mariadbTls(options);
             }
             case "h2" -> {
                 StringBuilder url = new StringBuilder("jdbc:h2:").append(protocol(options)).append(':').append(database);
@@ -89,6 +90,34 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
             default -> throw new IllegalArgumentException("Unsupported R2DBC driver '" + driver + "' in "
                     + redacted(r2dbcUrl) + "; use r2dbc:mysql or r2dbc:h2");
         };
+    }
+
+    /**
+     * The TLS settings of an r2dbc-mysql URL as MariaDB JDBC parameters, so Flyway connects as securely as the
+     * application: {@code sslMode} REQUIRED, VERIFY_CA and VERIFY_IDENTITY become {@code trust},
+     * {@code verify-ca} and {@code verify-full}, and {@code sslCa} becomes {@code serverSslCert}. Any other TLS
+     * setup (client certificates, a trust store) needs {@code spring.flyway.url} set explicitly.
+     */
+    static String mariadbTls(ConnectionFactoryOptions options) {
+        String mode = value(options, Option.valueOf("sslMode"));
+        String jdbcMode = mode == null ? null : switch (mode.toUpperCase(java.util.Locale.ROOT)) {
+            case "DISABLED" -> "disable";
+            case "REQUIRED" -> "trust";
+            case "VERIFY_CA" -> "verify-ca";
+            case "VERIFY_IDENTITY" -> "verify-full";
+            case "PREFERRED" -> null; // try TLS, fall back to plain: MariaDB JDBC has no such mode; its default is plain
+            default -> throw new IllegalArgumentException("sslMode=" + mode + " has no MariaDB JDBC equivalent for "
+                    + "Flyway; set spring.flyway.url (SPRING_FLYWAY_URL) explicitly");
+        };
+        String ca = value(options, Option.valueOf("sslCa"));
+        StringBuilder query = new StringBuilder();
+        if (jdbcMode != null) {
+            query.append("sslMode=").append(jdbcMode);
+        }
+        if (ca != null && jdbcMode != null && !"disable".equals(jdbcMode)) {
+            query.append("&serverSslCert=").append(java.net.URLEncoder.encode(ca, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return query.isEmpty() ? "" : "?" + query;
     }
 
     /** The database driver; for {@code r2dbc:pool:<driver>:...} the one the pool wraps. */

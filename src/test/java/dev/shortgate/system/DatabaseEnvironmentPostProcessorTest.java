@@ -109,6 +109,25 @@ class DatabaseEnvironmentPostProcessorTest {
 
     // --- postProcessEnvironment -------------------------------------------------------------------------------
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "r2dbc:mysql://db:3306/sg?sslMode=REQUIRED | jdbc:mariadb://db:3306/sg?sslMode=trust",
+            "r2dbc:mysql://db/sg?sslMode=verify_ca&sslCa=/etc/ssl/ca.pem | jdbc:mariadb://db/sg?sslMode=verify-ca&serverSslCert=%2Fetc%2Fssl%2Fca.pem",
+            "r2dbc:mysql://db/sg?sslMode=VERIFY_IDENTITY | jdbc:mariadb://db/sg?sslMode=verify-full",
+            "r2dbc:mysql://db/sg?sslMode=DISABLED&sslCa=/ca.pem | jdbc:mariadb://db/sg?sslMode=disable",
+            "r2dbc:mysql://db/sg?sslMode=PREFERRED | jdbc:mariadb://db/sg",
+            "r2dbc:pool:mysql://db/sg?sslMode=REQUIRED&maxSize=5 | jdbc:mariadb://db/sg?sslMode=trust"})
+    void flywayConnectsWithTheTlsModeOfTheR2dbcUrl(String r2dbc, String jdbc) {
+        assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc)).isEqualTo(jdbc);
+    }
+
+    @Test
+    void aTlsModeFlywayCannotMatchIsRefusedWithTheWayOut() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> DatabaseEnvironmentPostProcessor.jdbcUrl("r2dbc:mysql://db/sg?sslMode=TUNNEL"))
+                .withMessageContaining("SPRING_FLYWAY_URL");
+    }
+
     @Test
     void flywaySettingsAreDerivedFromTheR2dbcSettings() {
         MockEnvironment environment = new MockEnvironment()
