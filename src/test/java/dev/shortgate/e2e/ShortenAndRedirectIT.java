@@ -33,7 +33,8 @@ class ShortenAndRedirectIT {
             exchange.close();
         });
         target.start();
-        try (JarProcess app = JarProcess.start(Map.of("shortgate.base-url", "https://sho.rt",
+        // --SHORTGATE_BASE_URL=...: the documented variable name works as a command-line argument too
+        try (JarProcess app = JarProcess.start(Map.of("SHORTGATE_BASE_URL", "https://sho.rt",
                 // the target is on loopback, which the URL policy refuses unless told otherwise
                 "shortgate.security.url.allow-private-hosts", "true"),
                 Map.of("SHORTGATE_ADMIN_KEY", "e2e-admin-key-0123456789"))) {
