@@ -46,12 +46,15 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private final VisitEnricher enricher;
     private final Scheduler workers;
     private final boolean inlineLiterals;
+    private final Mono<byte[]> clientIdKey;
 
     /**
      * @param inlineLiterals write values as {@link MySqlLiterals} rather than bind them (MySQL and MariaDB only)
+     * @param clientIdKey    key of the client-id HMAC; a batch waits for it (and is retried if it cannot be read)
      */
     VisitBatchWriter(DatabaseClient db, BindMarkersFactory markers, TransactionalOperator transactions,
-                     VisitEnricher enricher, Scheduler workers, boolean inlineLiterals) {
+                     VisitEnricher enricher, Scheduler workers, boolean inlineLiterals, Mono<byte[]> clientIdKey) {
+        this.clientIdKey = clientIdKey;
         this.db = db;
         this.markers = markers;
         this.inlineLiterals = inlineLiterals;
@@ -62,8 +65,8 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
 
     @Override
     public Mono<Void> write(List<RawVisit> batch) {
-        return Mono.fromCallable(() -> statements(enricher.enrich(batch)))
-                .subscribeOn(workers)
+        return clientIdKey
+                .flatMap(key -> Mono.fromCallable(() -> statements(enricher.enrich(batch, key))).subscribeOn(workers))
                 .flatMap(this::execute);
     }
 

@@ -1,8 +1,11 @@
 package dev.shortgate.visit;
 
+import java.nio.charset.StandardCharsets;
+
 import java.time.Clock;
 
 import dev.shortgate.security.ClientIpResolver;
+import dev.shortgate.system.SharedSecrets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import org.slf4j.Logger;
@@ -16,6 +19,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.binding.BindMarkersFactoryResolver;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.util.StringUtils;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -24,6 +28,9 @@ import reactor.core.scheduler.Schedulers;
 class VisitConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(VisitConfiguration.class);
+
+    /** The {@code shortgate_setting} key of the generated client-id HMAC key. */
+    static final String CLIENT_ID_KEY = "visit.client-id-key";
 
     @Bean
     @ConditionalOnMissingBean
@@ -55,11 +62,13 @@ class VisitConfiguration {
 
     @Bean
     VisitRecorder visitRecorder(VisitProperties properties, ClientIpResolver clientIps, VisitEnricher enricher,
-                                DatabaseClient db, ConnectionFactory connectionFactory,
+                                DatabaseClient db, ConnectionFactory connectionFactory, SharedSecrets secrets,
                                 ReactiveTransactionManager transactionManager, Clock clock, MeterRegistry registry) {
         VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connectionFactory),
                 TransactionalOperator.create(transactionManager), enricher, Schedulers.boundedElastic(),
-                isMySql(connectionFactory));
+                isMySql(connectionFactory), StringUtils.hasText(properties.clientIdSecret())
+                        ? Mono.just(properties.clientIdSecret().getBytes(StandardCharsets.UTF_8))
+                        : secrets.get(CLIENT_ID_KEY));
         return new VisitRecorder(properties, clientIps, new VisitId(), writer, clock, Schedulers.parallel(), registry);
     }
 

@@ -2,12 +2,14 @@ package dev.shortgate.visit;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Turns raw visits into rows: client id, IP anonymisation, user agent parsing and geolocation. It does CPU work
@@ -26,34 +28,45 @@ final class VisitEnricher {
         this.storeRawIp = storeRawIp;
     }
 
-    List<Visit> enrich(List<RawVisit> batch) {
+    /** @param clientIdKey key of the client-id HMAC, shared by every pod */
+    List<Visit> enrich(List<RawVisit> batch, byte[] clientIdKey) {
         UserAgentParser agents = parser.get();
+        Mac mac = hmac(clientIdKey);
         List<Visit> rows = new ArrayList<>(batch.size());
         for (RawVisit raw : batch) {
-            rows.add(enrich(raw, agents));
+            rows.add(enrich(raw, agents, mac));
         }
         return rows;
     }
 
-    private Visit enrich(RawVisit raw, UserAgentParser agents) {
+    private Visit enrich(RawVisit raw, UserAgentParser agents, Mac mac) {
         InetAddress ip = raw.ip();
         UserAgentParser.Parsed agent = agents == null ? UserAgentParser.unparsed(raw.userAgent())
                 : agents.parse(raw.userAgent());
         GeoLocator.Location location = geo.locate(ip);
         String storedIp = ip == null ? null : (storeRawIp ? ip : IpAnonymizer.anonymise(ip)).getHostAddress();
-        return new Visit(raw.id(), raw.code(), raw.at(), clientId(ip, raw.userAgent()), storedIp, raw.userAgent(),
+        return new Visit(raw.id(), raw.code(), raw.at(), clientId(mac, ip, raw.userAgent()), storedIp, raw.userAgent(),
                 raw.referer(), location.country(), location.city(), agent.browser(), agent.browserVersion(),
                 agent.os(), agent.deviceClass(), agent.bot());
     }
 
-    /** SHA-256 of the raw IP, {@code &} and the user agent, as 64 hex digits (seed 002 used SHA-1). */
-    static String clientId(InetAddress ip, String userAgent) {
+    /**
+     * HMAC-SHA256 of the raw IP, {@code &} and the user agent, as 64 hex digits (seed 002 used a plain SHA-1). A
+     * plain hash would undo the IP anonymisation: the row also holds the user agent and the IP's /24, so the
+     * missing octet could be found by hashing 256 guesses. Keyed, it cannot without the key.
+     */
+    static String clientId(Mac mac, InetAddress ip, String userAgent) {
         String input = (ip == null ? "" : ip.getHostAddress()) + "&" + (userAgent == null ? "" : userAgent);
+        return HexFormat.of().formatHex(mac.doFinal(input.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    static Mac hmac(byte[] key) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(input.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is not available", e);
         }
     }
 }

@@ -32,6 +32,9 @@ import org.springframework.validation.annotation.Validated;
  *                             from these have their {@code X-Forwarded-For} believed; empty means none
  * @param geoipDatabase        path of a MaxMind GeoIP2/GeoLite2 City {@code .mmdb} file; unset leaves country
  *                             and city empty
+ * @param clientIdSecret       key of the client-id HMAC (unique-visitor counting). Unset: a random key made once
+ *                             and shared through the database. It must be secret and stable: anyone who has it can
+ *                             test guessed IPs against stored client ids, and changing it restarts unique counts
  */
 @ConfigurationProperties("shortgate.visit")
 @Validated
@@ -47,7 +50,8 @@ record VisitProperties(@DefaultValue("true") boolean enabled,
                        @Positive @Max(4096) @DefaultValue("1024") int refererMaxLength,
                        @DefaultValue("false") boolean storeRawIp,
                        @DefaultValue List<String> trustedProxies,
-                       String geoipDatabase) {
+                       String geoipDatabase,
+                       String clientIdSecret) {
 
     VisitProperties {
         if (flushInterval.isNegative() || flushInterval.isZero()) {

@@ -221,7 +221,7 @@ class VisitRecorderTest {
     @Test
     void disabledRecorderRecordsNothing() {
         VisitProperties off = new VisitProperties(false, 100, 1, FLUSH, 1, 0, Duration.ofMillis(10),
-                Duration.ofSeconds(10), 512, 1024, false, List.of(), null);
+                Duration.ofSeconds(10), 512, 1024, false, List.of(), null, null);
         VisitRecorder recorder = recorder(off, batch -> {
             written.add(batch);
             return Mono.empty();
@@ -251,7 +251,7 @@ class VisitRecorderTest {
 
     private static VisitProperties props(int capacity, int batchSize, int retries) {
         return new VisitProperties(true, capacity, batchSize, FLUSH, 2, retries, Duration.ofMillis(100),
-                Duration.ofSeconds(10), 512, 1024, false, List.of(), null);
+                Duration.ofSeconds(10), 512, 1024, false, List.of(), null, null);
     }
 
     private static int offer(VisitRecorder recorder, int count) {

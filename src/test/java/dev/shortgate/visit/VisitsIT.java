@@ -25,6 +25,7 @@ import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /** The visit pipeline on real MariaDB, with the default settings: no trusted proxies. */
@@ -107,7 +108,7 @@ class VisitsIT {
         VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connections),
                 TransactionalOperator.create(app.bean(ReactiveTransactionManager.class)),
                 new VisitEnricher(() -> null, GeoLocator.open(null), false), Schedulers.boundedElastic(),
-                VisitConfiguration.isMySql(connections));
+                VisitConfiguration.isMySql(connections), Mono.just(new byte[32]));
         VisitId ids = new VisitId();
         Instant at = Instant.parse("2026-11-22T08:30:00.123Z");
         List<RawVisit> batch = new ArrayList<>();
