@@ -1,5 +1,6 @@
 package dev.shortgate.codegen;
 
+import dev.shortgate.system.SecretSettings;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -23,8 +24,6 @@ public record CodegenProperties(
         @DefaultValue("7") @Min(CodeGenerator.MIN_LENGTH) @Max(CodeGenerator.MAX_LENGTH) int defaultLength) {
 
     public CodegenProperties {
-        if (secret != null && !secret.isEmpty() && secret.length() < 16) {
-            throw new IllegalArgumentException("shortgate.codegen.secret must be at least 16 characters");
-        }
+        SecretSettings.check("shortgate.codegen.secret", secret);
     }
 }

@@ -2,8 +2,8 @@ package dev.shortgate.redirect;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkChanges;
@@ -17,6 +17,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
 
 /**
@@ -40,8 +41,10 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
     private final RedisLinks redis; // null when the Redis tier is off
     private final RedirectProperties.Redis.Repair repair;
     private final Duration redisTtl;
-    private final Map<String, Link> unannounced = new ConcurrentHashMap<>();
-    private final Set<String> repairing = ConcurrentHashMap.newKeySet();
+    private final Map<String, Long> unrepaired = new ConcurrentHashMap<>(); // code -> newest failure's generation
+    private final AtomicLong generations = new AtomicLong();
+    private final Sinks.Empty<Void> stopping = Sinks.empty();
+    private volatile boolean stopped;
     private final Counter repairsDone;
     private final Counter repairsFailed;
     private volatile Disposable subscription;
@@ -52,16 +55,16 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
         this.redis = redis.getIfAvailable();
         this.repair = properties.redis().repair();
         this.redisTtl = properties.redis().ttl();
-        this.repairsDone = repairs(registry, "written");
+        this.repairsDone = repairs(registry, "cleared");
         this.repairsFailed = repairs(registry, "given_up");
-        Gauge.builder("shortgate.invalidations.pending", unannounced, Map::size)
-                .description("Link changes Redis has not taken yet, retried in the background")
+        Gauge.builder("shortgate.invalidations.pending", unrepaired, Map::size)
+                .description("Links whose change Redis did not take, being cleared there in the background")
                 .register(registry);
     }
 
     private static Counter repairs(MeterRegistry registry, String result) {
         return Counter.builder("shortgate.invalidations.repairs")
-                .description("Link changes written to Redis by a background retry, or given up on")
+                .description("Background clears of links whose change Redis did not take: done, or given up on")
                 .tag("result", result)
                 .register(registry);
     }
@@ -84,56 +87,64 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
     /**
      * Writes the new state (a tombstone for a delete) over the Redis key rather than deleting it: a lookup on
      * another pod that read the old row just before the change can then not put it back, since write-backs
-     * only fill an absent key. This pod serves the new state at once from its near cache.
+     * only fill an absent key.
      *
      * <p>If Redis cannot take the change, the old state would stay there for up to the Redis TTL and every pod
-     * would keep serving it, so the write and the invalidation message are retried in the background until
-     * Redis takes them or {@code repair-attempts} run out. Only the latest state of a code is ever retried.
+     * would keep serving it. So the key is then deleted and the invalidation published in the background, with
+     * backoff, until Redis takes them or the attempts run out. A delete does not depend on which change it
+     * follows, so a late repair can never put back an older state, and one repair covers every change of the
+     * code that failed before it ran. (By then the database has long committed the change, so the race that
+     * writing the state avoids is no longer open.)
      */
     @Override
     public Mono<Void> changed(Link link) {
-        near.put(link);
+        String code = link.code();
+        near.invalidate(code);
         if (redis == null) {
             return Mono.empty();
         }
-        String code = link.code();
-        unannounced.put(code, link);
-        return announce(link).onErrorResume(e -> {
-            log.warn("Could not write change of link {} to Redis; retrying in the background: {}", code,
-                    e.toString());
-            repairLater(code);
-            return Mono.empty();
-        });
-    }
-
-    /** Writes the change to Redis and tells every pod; forgets it once Redis has taken it. */
-    private Mono<Void> announce(Link link) {
         return redis.put(link)
-                .then(redis.publishInvalidation(link.code()))
-                .doOnSuccess(done -> unannounced.remove(link.code(), link));
+                .then(redis.publishInvalidation(code))
+                .onErrorResume(e -> {
+                    log.warn("Could not write change of link {} to Redis; clearing it in the background: {}", code,
+                            e.toString());
+                    repairLater(code);
+                    return Mono.empty();
+                });
     }
 
+    /** Marks the code as needing a repair, and starts one unless one is already running for it. */
     private void repairLater(String code) {
-        if (!repairing.add(code)) {
-            return; // a repair of this code is running, and it always writes the latest state
+        long generation = generations.incrementAndGet();
+        if (unrepaired.put(code, generation) == null) {
+            repair(code);
         }
+    }
+
+    private void repair(String code) {
+        AtomicLong covered = new AtomicLong();
         Mono.defer(() -> {
-                    Link latest = unannounced.get(code);
-                    return latest == null ? Mono.<Void>empty() : announce(latest);
+                    covered.set(unrepaired.getOrDefault(code, 0L)); // every failure up to now, this attempt included
+                    return redis.delete(code).then(redis.publishInvalidation(code));
                 })
                 .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
+                .takeUntilOther(stopping.asMono()) // shutdown cancels repairs still waiting to retry
                 .subscribe(done -> { }, error -> {
-                    unannounced.remove(code);
-                    repairing.remove(code);
+                    if (!unrepaired.remove(code, covered.get())) {
+                        repair(code); // a newer change failed meanwhile: it gets attempts of its own
+                        return;
+                    }
                     repairsFailed.increment();
-                    log.error("Gave up writing change of link {} to Redis; other pods may serve its old state "
-                            + "until the Redis TTL ({}) ends: {}", code, redisTtl, error.toString());
+                    log.error("Gave up clearing link {} in Redis; other pods may serve its old state until the "
+                            + "Redis TTL ({}) ends: {}", code, redisTtl, error.toString());
                 }, () -> {
-                    repairing.remove(code);
+                    if (stopped) {
+                        return; // cancelled by shutdown, not done
+                    }
                     repairsDone.increment();
-                    log.info("Wrote the delayed change of link {} to Redis", code);
-                    if (unannounced.containsKey(code)) {
-                        repairLater(code); // a newer change failed while this repair was finishing
+                    log.info("Cleared link {} in Redis after an earlier failure", code);
+                    if (!unrepaired.remove(code, covered.get())) {
+                        repair(code); // a newer change failed after this repair's last attempt began
                     }
                 });
     }
@@ -162,6 +173,8 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     @Override
     public void stop() {
+        stopped = true;
+        stopping.tryEmitEmpty();
         Disposable current = subscription;
         if (current != null) {
             current.dispose();

@@ -105,11 +105,9 @@ class RedirectHandler {
                                                 ? gone(start, found.tier())
                                                 : found(request, start, found.tier(), link));
                         case EXPIRED -> gone(start, found.tier());
-                        // A real code: answered 404, but never counted against the client's unknown-code budget.
-                        case DISABLED, DELETED -> {
-                            record(start, found.tier(), Outcome.NOT_FOUND);
-                            yield notFound();
-                        }
+                        // Exactly as an unknown code, the unknown-code limit included: a scanner cannot tell a
+                        // disabled or deleted code from one that never existed.
+                        case DISABLED, DELETED -> unknown(request, start, found.tier());
                     };
                 })
                 .onErrorResume(error -> {

@@ -44,7 +44,7 @@ class RedisLinks {
         this.settings = properties.redis();
         this.json = json;
         // Registered up front, so dashboards and alerts see 0 rather than no series before the first error.
-        for (String operation : List.of("get", "set", "publish")) {
+        for (String operation : List.of("get", "set", "delete", "publish")) {
             errors.put(operation, Counter.builder("shortgate.redis.errors")
                     .description("Redis calls that failed, timed out or were refused by the open circuit breaker")
                     .tag("operation", operation)
@@ -78,6 +78,10 @@ class RedisLinks {
     Mono<Void> putIfAbsent(Link link) {
         return guard("set", redis.opsForValue().setIfAbsent(settings.linkKey(link.code()),
                 json.writeValueAsString(link), settings.ttl())).then();
+    }
+
+    Mono<Void> delete(String code) {
+        return guard("delete", redis.delete(settings.linkKey(code))).then();
     }
 
     Mono<Void> publishInvalidation(String code) {

@@ -2,6 +2,7 @@ package dev.shortgate.security;
 
 import java.time.Duration;
 
+import dev.shortgate.system.SecretSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -31,9 +32,7 @@ public record SecurityProperties(
         @Valid @DefaultValue RateLimit rateLimit) {
 
     public SecurityProperties {
-        if (adminKey != null && !adminKey.isEmpty() && adminKey.length() < 16) {
-            throw new IllegalArgumentException("shortgate.security.admin-key must be at least 16 characters");
-        }
+        SecretSettings.check("shortgate.security.admin-key", adminKey);
     }
 
     /**

@@ -115,7 +115,12 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
             query.append("sslMode=").append(jdbcMode);
         }
         if (ca != null && jdbcMode != null && !"disable".equals(jdbcMode)) {
-            query.append("&serverSslCert=").append(java.net.URLEncoder.encode(ca, java.nio.charset.StandardCharsets.UTF_8));
+            // MariaDB JDBC splits its parameters on '&' and '=' and never decodes them, so the path goes in as it is
+            if (ca.contains("&") || ca.contains("=")) {
+                throw new IllegalArgumentException("sslCa path '" + ca + "' cannot be passed to Flyway's JDBC URL; "
+                        + "set spring.flyway.url (SPRING_FLYWAY_URL) explicitly");
+            }
+            query.append("&serverSslCert=").append(ca);
         }
         return query.isEmpty() ? "" : "?" + query;
     }

@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.CommandLinePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -47,9 +48,12 @@ class EnvironmentStyleArguments implements EnvironmentPostProcessor, Ordered {
         }
     }
 
-    /** Before the database settings are derived from {@code spring.r2dbc.url}. */
+    /**
+     * Before config data is processed, so {@code --SPRING_PROFILES_ACTIVE} and {@code --SPRING_CONFIG_IMPORT}
+     * work too, and before the database settings are derived from {@code spring.r2dbc.url}.
+     */
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 20;
+        return ConfigDataEnvironmentPostProcessor.ORDER - 1;
     }
 }

@@ -3,6 +3,7 @@ package dev.shortgate.visit;
 import java.time.Duration;
 import java.util.List;
 
+import dev.shortgate.system.SecretSettings;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -54,6 +55,7 @@ record VisitProperties(@DefaultValue("true") boolean enabled,
                        String clientIdSecret) {
 
     VisitProperties {
+        SecretSettings.check("shortgate.visit.client-id-secret", clientIdSecret);
         if (flushInterval.isNegative() || flushInterval.isZero()) {
             throw new IllegalArgumentException("shortgate.visit.flush-interval must be positive, got " + flushInterval);
         }

@@ -260,18 +260,33 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void theConfigMapAndSecretExampleBindToTheApplicationsSettings() {
-        Secret example = exampleSecret();
-        StandardEnvironment environment = AppSettings.environment(containerEnv(example.getStringData()));
+    void theConfigMapAndSecretExampleBindToTheApplicationsSettingsOnceTheSecretsAreFilledIn() {
+        Map<String, String> filledIn = new LinkedHashMap<>();
+        exampleSecret().getStringData().forEach((key, value) ->
+                filledIn.put(key, value.replace("PLACEHOLDER-CHANGE-ME", "operator-chosen-secret-value")));
+        StandardEnvironment environment = AppSettings.environment(containerEnv(filledIn));
         Binder binder = Binder.get(environment);
         AppSettings.configurationProperties().forEach((prefix, type) ->
                 assertThat(binder.bindOrCreate(prefix, Bindable.of(type))).as(prefix).isNotNull());
         assertThat(environment.getProperty("shortgate.base-url")).startsWith("https://");
         assertThat(environment.getProperty("spring.r2dbc.url")).startsWith("r2dbc:mysql://");
         assertThat(environment.getProperty("shortgate.security.admin-key"))
-                .isEqualTo(example.getStringData().get("SHORTGATE_ADMIN_KEY"));
+                .isEqualTo(filledIn.get("SHORTGATE_ADMIN_KEY"));
         assertThat(binder.bind("shortgate.redirect.near-cache.ttl", Duration.class).get())
                 .isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void theSecretExampleAppliedAsItIsStopsTheApplicationAtStartup() {
+        Binder binder = Binder.get(AppSettings.environment(containerEnv(exampleSecret().getStringData())));
+        for (String prefix : List.of("shortgate.security", "shortgate.codegen", "shortgate.visit")) {
+            assertThatThrownBy(() -> binder.bindOrCreate(prefix, Bindable.of(AppSettings.configurationProperties()
+                    .get(prefix)))).as(prefix).hasRootCauseMessage(prefix + (switch (prefix) {
+                        case "shortgate.security" -> ".admin-key";
+                        case "shortgate.codegen" -> ".secret";
+                        default -> ".client-id-secret";
+                    }) + " still holds the example's placeholder; set a real secret");
+        }
     }
 
     @Test

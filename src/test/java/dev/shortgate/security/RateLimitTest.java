@@ -1,7 +1,5 @@
 package dev.shortgate.security;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -61,7 +59,7 @@ class RateLimitTest {
     }
 
     @Test
-    void disabledAndDeletedCodesAnswer404EvenWhenTheClientIsOverItsUnknownCodeBudget() {
+    void disabledAndDeletedCodesAnswerExactlyAsUnknownCodesDoLimitIncluded() {
         anonymous = anonymous.mutate().defaultHeader("X-Forwarded-For", "203.0.113.2").build();
         db.sql("INSERT INTO link (code, long_url, long_url_hash, alias, created_at, disabled) "
                 + "VALUES ('off-code', 'https://example.com/off', :hash, TRUE, CURRENT_TIMESTAMP, TRUE)")
@@ -69,15 +67,15 @@ class RateLimitTest {
         db.sql("INSERT INTO link (code, long_url, long_url_hash, alias, created_at, deleted_at) "
                 + "VALUES ('gone-code', 'https://example.com/gone', :hash, TRUE, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
                 .bind("hash", new byte[32]).then().block();
-        int status = 0;
-        for (int i = 0; i < 10 && status != 429; i++) {
-            status = anonymous.get().uri("/scan-" + i).exchange().returnResult(Void.class).getStatus().value();
-        }
-        assertThat(status).as("unknown codes end in 429").isEqualTo(429);
 
-        for (int i = 0; i < 5; i++) {
-            anonymous.get().uri("/off-code").exchange().expectStatus().isNotFound();
-            anonymous.get().uri("/gone-code").exchange().expectStatus().isNotFound();
+        anonymous.get().uri("/off-code").exchange().expectStatus().isNotFound()
+                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-not-found");
+        anonymous.get().uri("/gone-code").exchange().expectStatus().isNotFound();
+        anonymous.get().uri("/never-made").exchange().expectStatus().isNotFound();
+        // the budget (3) is spent: all three kinds now answer alike
+        for (String code : new String[] {"off-code", "gone-code", "never-made"}) {
+            anonymous.get().uri("/" + code).exchange().expectStatus().isEqualTo(429)
+                    .expectHeader().exists("Retry-After");
         }
     }
 }

@@ -112,7 +112,7 @@ class DatabaseEnvironmentPostProcessorTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "r2dbc:mysql://db:3306/sg?sslMode=REQUIRED | jdbc:mariadb://db:3306/sg?sslMode=trust",
-            "r2dbc:mysql://db/sg?sslMode=verify_ca&sslCa=/etc/ssl/ca.pem | jdbc:mariadb://db/sg?sslMode=verify-ca&serverSslCert=%2Fetc%2Fssl%2Fca.pem",
+            "r2dbc:mysql://db/sg?sslMode=verify_ca&sslCa=/etc/ssl/ca.pem | jdbc:mariadb://db/sg?sslMode=verify-ca&serverSslCert=/etc/ssl/ca.pem",
             "r2dbc:mysql://db/sg?sslMode=VERIFY_IDENTITY | jdbc:mariadb://db/sg?sslMode=verify-full",
             "r2dbc:mysql://db/sg?sslMode=DISABLED&sslCa=/ca.pem | jdbc:mariadb://db/sg?sslMode=disable",
             "r2dbc:mysql://db/sg?sslMode=PREFERRED | jdbc:mariadb://db/sg",
@@ -121,10 +121,12 @@ class DatabaseEnvironmentPostProcessorTest {
         assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc)).isEqualTo(jdbc);
     }
 
-    @Test
-    void aTlsModeFlywayCannotMatchIsRefusedWithTheWayOut() {
+    @ParameterizedTest
+    @ValueSource(strings = {"r2dbc:mysql://db/sg?sslMode=TUNNEL",
+            "r2dbc:mysql://db/sg?sslMode=REQUIRED&sslCa=/certs/a%26b.pem"})
+    void tlsSettingsFlywayCannotMatchAreRefusedWithTheWayOut(String r2dbc) {
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> DatabaseEnvironmentPostProcessor.jdbcUrl("r2dbc:mysql://db/sg?sslMode=TUNNEL"))
+                .isThrownBy(() -> DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc))
                 .withMessageContaining("SPRING_FLYWAY_URL");
     }
 

@@ -104,6 +104,7 @@ class VisitsIT {
                 "NUL\u0000inside", "emoji \uD83D\uDE00 and \u00e9", "CR\r\nLF\ttab", "\\'", "X'41'", "?", "$1 :name",
                 "\u001a ctrl-Z", "_utf8mb4 X'27'", "", "a".repeat(4000));
         ConnectionFactory connections = app.bean(ConnectionFactory.class);
+        assertThat(VisitConfiguration.isMySql(connections)).as("the hex-literal path is the one under test").isTrue();
         DatabaseClient db = app.bean(DatabaseClient.class);
         VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connections),
                 TransactionalOperator.create(app.bean(ReactiveTransactionManager.class)),
