@@ -70,6 +70,14 @@ class KubernetesManifestsTest {
         podEnvironment = AppSettings.environment(containerEnv(Map.of()));
     }
 
+    /** The Secret example as an operator would create it: every placeholder replaced by a real value. */
+    static Map<String, String> filledInSecret() {
+        Map<String, String> filledIn = new LinkedHashMap<>();
+        exampleSecret().getStringData().forEach((key, value) ->
+                filledIn.put(key, value.replace("PLACEHOLDER-CHANGE-ME", "operator-chosen-secret-value")));
+        return filledIn;
+    }
+
     /** The container's environment: the ConfigMap (envFrom) then {@code env}, secrets as the given values. */
     static Map<String, String> containerEnv(Map<String, String> secretValues) {
         Map<String, String> env = new LinkedHashMap<>();
@@ -261,9 +269,7 @@ class KubernetesManifestsTest {
 
     @Test
     void theConfigMapAndSecretExampleBindToTheApplicationsSettingsOnceTheSecretsAreFilledIn() {
-        Map<String, String> filledIn = new LinkedHashMap<>();
-        exampleSecret().getStringData().forEach((key, value) ->
-                filledIn.put(key, value.replace("PLACEHOLDER-CHANGE-ME", "operator-chosen-secret-value")));
+        Map<String, String> filledIn = filledInSecret();
         StandardEnvironment environment = AppSettings.environment(containerEnv(filledIn));
         Binder binder = Binder.get(environment);
         AppSettings.configurationProperties().forEach((prefix, type) ->

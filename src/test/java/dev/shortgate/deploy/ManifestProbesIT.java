@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The packaged jar, started with the Deployment's environment (ConfigMap, JVM flags and the Secret example's
- * placeholders; the external database and Redis left out, so it runs embedded), answers every path the
+ * The packaged jar, started with the Deployment's environment (ConfigMap, JVM flags and the Secret example with its
+ * placeholders filled in; the external database and Redis left out, so it runs embedded), answers every path the
  * manifests' probes and scrapers call, on the management port only, and stops within the grace period.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -33,7 +33,7 @@ class ManifestProbesIT {
         var container = KubernetesManifestsTest.container;
         memoryLimit = Quantity.getAmountInBytes(container.getResources().getLimits().get("memory")).longValueExact();
         Map<String, String> env = new LinkedHashMap<>(KubernetesManifestsTest.containerEnv(
-                KubernetesManifestsTest.exampleSecret().getStringData()));
+                KubernetesManifestsTest.filledInSecret()));
         // External services: the ConfigMap names cluster hosts this machine cannot reach; run embedded instead.
         env.keySet().removeIf(name -> name.startsWith("SPRING_R2DBC_URL") || name.startsWith("SPRING_R2DBC_USERNAME")
                 || name.startsWith("SPRING_R2DBC_PASSWORD") || name.startsWith("SPRING_DATA_REDIS_"));
