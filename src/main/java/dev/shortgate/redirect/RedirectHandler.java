@@ -152,17 +152,8 @@ class RedirectHandler {
                 }));
     }
 
-    /** The client's rate-limit identity: its IPv4 address, or its IPv6 /64 (one subscriber's usual block). */
     private String clientIp(ServerRequest request) {
-        java.net.InetAddress ip = clientIps.resolve(request);
-        if (ip == null) {
-            return "unknown";
-        }
-        byte[] bytes = ip.getAddress();
-        if (bytes.length == 16) {
-            return java.util.HexFormat.of().formatHex(bytes, 0, 8) + "::/64";
-        }
-        return ip.getHostAddress();
+        return ClientIpResolver.rateLimitKey(clientIps.resolve(request));
     }
 
     private Mono<ServerResponse> redirect(Link link, ServerRequest request) {

@@ -1,6 +1,7 @@
 package dev.shortgate.security;
 
 import dev.shortgate.system.Problem;
+import dev.shortgate.system.ProblemException;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
@@ -25,10 +26,12 @@ class ApiKeyFilter implements WebFilter, Ordered {
 
     private final ApiKeys keys;
     private final ApiRateLimiter rateLimiter;
+    private final ClientIpResolver clientIps;
 
-    ApiKeyFilter(ApiKeys keys, ApiRateLimiter rateLimiter) {
+    ApiKeyFilter(ApiKeys keys, ApiRateLimiter rateLimiter, ClientIpResolver clientIps) {
         this.keys = keys;
         this.rateLimiter = rateLimiter;
+        this.clientIps = clientIps;
     }
 
     @Override
@@ -45,8 +48,20 @@ class ApiKeyFilter implements WebFilter, Ordered {
         if (presented == null) {
             return Mono.error(unauthorized());
         }
-        return keys.authenticate(presented)
-                .switchIfEmpty(Mono.error(ApiKeyFilter::unauthorized))
+        // A client that has presented too many wrong keys gets only what this pod already knows looked at, and a
+        // 429 for anything else, so guessing keys costs no database query.
+        String client = ClientIpResolver.rateLimitKey(clientIps.resolve(exchange.getRequest()));
+        ProblemException overBudget = rateLimiter.checkAuthFailures(client);
+        Mono<ApiPrincipal> authenticated = overBudget == null ? keys.authenticate(presented)
+                : keys.authenticateKnown(presented);
+        return authenticated
+                .switchIfEmpty(Mono.defer(() -> {
+                    if (overBudget != null) {
+                        return Mono.error(overBudget);
+                    }
+                    rateLimiter.authenticationFailed(client);
+                    return Mono.error(unauthorized());
+                }))
                 .flatMap(principal -> rateLimiter.admit(principal).thenReturn(principal))
                 .flatMap(principal -> {
                     exchange.getAttributes().put(ApiPrincipal.ATTRIBUTE, principal);

@@ -50,6 +50,7 @@ public class ApiRateLimiter {
 
     private final BucketConfiguration apiLimit;
     private final BucketConfiguration notFoundLimit;
+    private final BucketConfiguration authFailureLimit;
     private final Cache<String, Bucket> local;
     private final Mono<AsyncProxyManager<String>> shared; // empty when Redis is off
     private final String keyPrefix;
@@ -59,6 +60,7 @@ public class ApiRateLimiter {
     private final Cache<String, AsyncBucketProxy> proxies;
     private final Counter apiRejected;
     private final Counter notFoundRejected;
+    private final Counter authFailureRejected;
     private final Counter redisFailures;
 
     ApiRateLimiter(SecurityProperties properties, ObjectProvider<ReactiveRedisConnectionFactory> redis,
@@ -66,6 +68,8 @@ public class ApiRateLimiter {
         SecurityProperties.RateLimit limits = properties.rateLimit();
         this.apiLimit = configuration(limits.apiCapacity(), limits.apiRefill(), limits.apiPeriod());
         this.notFoundLimit = configuration(limits.notFoundCapacity(), limits.notFoundRefill(), limits.notFoundPeriod());
+        this.authFailureLimit = configuration(limits.authFailureCapacity(), limits.authFailureRefill(),
+                limits.authFailurePeriod());
         this.sharedTimeout = limits.redisTimeout();
         this.ticker = ticker;
         this.proxies = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(10)).build();
@@ -84,6 +88,7 @@ public class ApiRateLimiter {
                 : Mono.empty();
         this.apiRejected = rejected(registry, "api_key");
         this.notFoundRejected = rejected(registry, "not_found_ip");
+        this.authFailureRejected = rejected(registry, "auth_failure_ip");
         this.redisFailures = Counter.builder("shortgate.ratelimit.fallbacks")
                 .description("Rate-limit checks that fell back to the pod's local bucket because Redis failed")
                 .register(registry);
@@ -146,6 +151,25 @@ public class ApiRateLimiter {
         return Mono.just(tooMany(probe, "Too many requests for unknown links from this address."));
     }
 
+    /**
+     * Whether a client may still have unknown API keys looked up in the database; when not, the 429 problem
+     * to answer with. Nothing is consumed here: only {@link #authenticationFailed} spends the budget.
+     */
+    ProblemException checkAuthFailures(String clientIp) {
+        Bucket bucket = localBucket("401:" + clientIp, authFailureLimit);
+        if (bucket.getAvailableTokens() > 0) {
+            return null;
+        }
+        authFailureRejected.increment();
+        return tooMany(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill(),
+                "Too many requests with wrong API keys from this address.");
+    }
+
+    /** Spends one of the client's wrong-key budget (per pod, in memory). */
+    void authenticationFailed(String clientIp) {
+        localBucket("401:" + clientIp, authFailureLimit).tryConsume(1);
+    }
+
     private Bucket localBucket(String key, BucketConfiguration configuration) {
         return local.get(key, k -> Bucket.builder().addLimit(configuration.getBandwidths()[0]).build());
     }
@@ -183,7 +207,11 @@ public class ApiRateLimiter {
     }
 
     private static ProblemException tooMany(ConsumptionProbe probe, String detail) {
-        long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(probe.getNanosToWaitForRefill() + 999_999_999L));
+        return tooMany(probe.getNanosToWaitForRefill(), detail);
+    }
+
+    private static ProblemException tooMany(long nanosToWait, String detail) {
+        long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nanosToWait + 999_999_999L));
         return Problem.RATE_LIMITED.toException(detail).retryAfter(Duration.ofSeconds(seconds));
     }
 }

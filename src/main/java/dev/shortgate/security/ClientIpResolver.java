@@ -45,6 +45,27 @@ public final class ClientIpResolver {
         return resolve(peer, request.headers().asHttpHeaders().get("X-Forwarded-For"));
     }
 
+    /** The same for a request seen by a {@code WebFilter}. */
+    public InetAddress resolve(org.springframework.http.server.reactive.ServerHttpRequest request) {
+        java.net.InetSocketAddress remote = request.getRemoteAddress();
+        return resolve(remote == null ? null : remote.getAddress(), request.getHeaders().get("X-Forwarded-For"));
+    }
+
+    /**
+     * The key a per-client rate limit counts under: an IPv4 address, or an IPv6 /64 (one subscriber's usual
+     * block, so a client cannot escape its limit by rotating addresses inside it); {@code "unknown"} for none.
+     */
+    public static String rateLimitKey(InetAddress ip) {
+        if (ip == null) {
+            return "unknown";
+        }
+        byte[] bytes = ip.getAddress();
+        if (bytes.length == 16) {
+            return java.util.HexFormat.of().formatHex(bytes, 0, 8) + "::/64";
+        }
+        return ip.getHostAddress();
+    }
+
     /**
      * The client's address.
      *

@@ -46,6 +46,10 @@ public record SecurityProperties(
      * @param notFoundRefill   unknown-code 404s a client IP regains per {@code notFoundPeriod}
      * @param notFoundPeriod   the refill period for unknown-code 404s
      * @param redisTimeout     how long a check waits for the shared bucket in Redis before using the pod's own
+     * @param authFailureCapacity wrong API keys a client IP may present before it gets 429s; past that, only
+     *                         keys this pod already knows are looked at, so guessing costs no database query
+     * @param authFailureRefill   wrong keys a client IP regains per {@code authFailurePeriod}
+     * @param authFailurePeriod   the refill period for wrong keys
      */
     public record RateLimit(@Positive @DefaultValue("200") long apiCapacity,
                             @Positive @DefaultValue("100") long apiRefill,
@@ -53,6 +57,9 @@ public record SecurityProperties(
                             @Positive @DefaultValue("100") long notFoundCapacity,
                             @Positive @DefaultValue("10") long notFoundRefill,
                             @NotNull @DefaultValue("1s") Duration notFoundPeriod,
-                            @NotNull @DefaultValue("100ms") Duration redisTimeout) {
+                            @NotNull @DefaultValue("100ms") Duration redisTimeout,
+                            @Positive @DefaultValue("20") long authFailureCapacity,
+                            @Positive @DefaultValue("2") long authFailureRefill,
+                            @NotNull @DefaultValue("1s") Duration authFailurePeriod) {
     }
 }

@@ -1,5 +1,7 @@
 package dev.shortgate.security;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "shortgate.security.rate-limit.not-found-capacity=3",
         "shortgate.security.rate-limit.not-found-refill=1",
         "shortgate.security.rate-limit.not-found-period=1h",
+        "shortgate.security.rate-limit.auth-failure-capacity=3",
+        "shortgate.security.rate-limit.auth-failure-refill=1",
+        "shortgate.security.rate-limit.auth-failure-period=1h",
         // Each test is its own client behind a trusted proxy, so the per-IP buckets of one never touch another's.
         "shortgate.visit.trusted-proxies=127.0.0.0/8",
         "spring.r2dbc.url=r2dbc:h2:mem:///ratelimit?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
@@ -77,5 +82,29 @@ class RateLimitTest {
             anonymous.get().uri("/" + code).exchange().expectStatus().isEqualTo(429)
                     .expectHeader().exists("Retry-After");
         }
+    }
+
+    @Test
+    void aClientPresentingWrongKeysGets429OnceOverItsBudgetWhileOthersAndKnownKeysDoNot() {
+        WebTestClient guesser = anonymous.mutate().defaultHeader("X-Forwarded-For", "203.0.113.3").build();
+        for (int i = 0; i < 3; i++) {
+            guesser.get().uri("/api/v1/links").header("X-Api-Key", "guessed-key-" + i + "-0123456789").exchange()
+                    .expectStatus().isUnauthorized();
+        }
+        guesser.get().uri("/api/v1/links").header("X-Api-Key", "guessed-key-x-0123456789").exchange()
+                .expectStatus().isEqualTo(429)
+                .expectHeader().exists("Retry-After")
+                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/rate-limited")
+                .jsonPath("$.detail").isEqualTo("Too many requests with wrong API keys from this address.");
+
+        // the admin key is known without a database lookup, so the same address may still use it (it may be
+        // over its own per-key budget from another test here, which is a different 429)
+        String known = guesser.get().uri("/api/v1/links").header("X-Api-Key", KEY).exchange()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(known).doesNotContain("wrong API keys");
+        // another address still gets its plain 401
+        anonymous.mutate().defaultHeader("X-Forwarded-For", "203.0.113.4").build()
+                .get().uri("/api/v1/links").header("X-Api-Key", "guessed-key-y-0123456789").exchange()
+                .expectStatus().isUnauthorized();
     }
 }
