@@ -3,17 +3,16 @@ package dev.shortgate.link;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.shortgate.support.Pods;
 import dev.shortgate.support.RunningApp;
 import dev.shortgate.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
@@ -26,30 +25,9 @@ import reactor.core.publisher.Mono;
  */
 class ConcurrentCreateIT {
 
-    static TestServers.Database database;
-    static RunningApp a;
-    static RunningApp b;
-
-    @BeforeAll
-    static void start() {
-        database = TestServers.newDatabase();
-        Map<String, Object> properties = new HashMap<>(database.properties());
-        properties.put("shortgate.codegen.secret", "concurrent-create-it-secret");
-        a = RunningApp.start(properties);
-        b = RunningApp.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        for (RunningApp app : new RunningApp[] {a, b}) {
-            if (app != null) {
-                app.close();
-            }
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
+    @RegisterExtension
+    static final Pods pods = Pods.onMariaDb()
+            .with("shortgate.codegen.secret", "concurrent-create-it-secret").count(2);
 
     record Outcome(int status, String code) {
     }
@@ -57,7 +35,7 @@ class ConcurrentCreateIT {
     @Test
     void fiftyConcurrentCreatesOnEachOfTwoPodsMakeOneRowAndOneCode() {
         String url = "https://example.com/race?x=1";
-        List<Outcome> outcomes = Flux.merge(creates(a, url, 50), creates(b, url, 50))
+        List<Outcome> outcomes = Flux.merge(creates(pods.a(), url, 50), creates(pods.b(), url, 50))
                 .collectList().block(Duration.ofSeconds(60));
 
         assertThat(outcomes).hasSize(100);
@@ -65,12 +43,13 @@ class ConcurrentCreateIT {
         Set<String> codes = outcomes.stream().map(Outcome::code).collect(Collectors.toSet());
         assertThat(codes).hasSize(1);
         assertThat(outcomes.stream().filter(o -> o.status() == 201).count()).isEqualTo(1);
-        assertThat(database.queryForLong("SELECT COUNT(*) FROM link WHERE long_url = '" + url + "'")).isEqualTo(1);
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE long_url = '" + url + "'"))
+                .isEqualTo(1);
     }
 
     @Test
     void concurrentCreatesOfDistinctUrlsAllSucceedWithDistinctCodes() {
-        Flux<Outcome> many = Flux.range(0, 200).flatMap(i -> create(i % 2 == 0 ? a : b,
+        Flux<Outcome> many = Flux.range(0, 200).flatMap(i -> create(i % 2 == 0 ? pods.a() : pods.b(),
                 "https://example.com/distinct/" + i), 64);
         List<Outcome> outcomes = many.collectList().block(Duration.ofSeconds(60));
         assertThat(outcomes).allSatisfy(o -> assertThat(o.status()).isEqualTo(201));
@@ -91,17 +70,18 @@ class ConcurrentCreateIT {
                 Map.of("expiresAt", "2099-01-01T00:00:00Z"));
         int links = 10;
         List<String> codes = Flux.range(0, links)
-                .flatMap(i -> create(a, "https://example.com/to-patch/" + i))
+                .flatMap(i -> create(pods.a(), "https://example.com/to-patch/" + i))
                 .map(Outcome::code).collectList().block(Duration.ofSeconds(30));
 
         List<Integer> statuses = Flux.fromIterable(codes)
-                .flatMap(code -> Flux.range(0, patches.size()).flatMap(i -> patch(i % 2 == 0 ? a : b, code,
-                        patches.get(i)), patches.size()), links * patches.size())
+                .flatMap(code -> Flux.range(0, patches.size()).flatMap(i -> patch(i % 2 == 0 ? pods.a() : pods.b(),
+                        code, patches.get(i)), patches.size()), links * patches.size())
                 .collectList().block(Duration.ofSeconds(60));
 
         assertThat(statuses).hasSize(links * patches.size()).containsOnly(200);
         for (String code : codes) {
-            Map<String, Object> link = WebClient.create("http://127.0.0.1:" + b.port()).get().uri("/api/v1/links/" + code)
+            Map<String, Object> link = WebClient.create("http://127.0.0.1:" + pods.b().port()).get()
+                    .uri("/api/v1/links/" + code)
                     .header("X-Api-Key", TestServers.ADMIN_KEY).retrieve()
                     .bodyToMono(new org.springframework.core.ParameterizedTypeReference<Map<String, Object>>() { })
                     .block(Duration.ofSeconds(10));

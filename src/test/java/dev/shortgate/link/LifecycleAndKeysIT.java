@@ -9,17 +9,15 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.shortgate.support.RunningApp;
-import dev.shortgate.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
+import dev.shortgate.support.Pods;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -33,29 +31,13 @@ class LifecycleAndKeysIT {
     static final MediaType MERGE_PATCH = MediaType.parseMediaType("application/merge-patch+json");
     static final String PROBLEMS = "https://shortgate.dev/problems/";
 
-    static TestServers.Database database;
-    static RunningApp app;
+    @RegisterExtension
+    static final Pods pods = Pods.onMariaDb().withRedis().with("shortgate.visit.flush-interval", "50ms");
     static WebTestClient admin;
 
     @BeforeAll
-    static void start() {
-        database = TestServers.newDatabase();
-        Map<String, Object> properties = new HashMap<>(database.properties());
-        properties.put("spring.data.redis.url", TestServers.redisUrl());
-        properties.put("shortgate.redirect.redis.key-prefix", TestServers.newRedisPrefix());
-        properties.put("shortgate.visit.flush-interval", "50ms");
-        app = RunningApp.start(properties);
-        admin = app.web();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (app != null) {
-            app.close();
-        }
-        if (database != null) {
-            database.close();
-        }
+    static void admin() {
+        admin = pods.app().web();
     }
 
     record NewKey(long id, String key) {
@@ -78,13 +60,13 @@ class LifecycleAndKeysIT {
                 .bodyValue(Map.of("url", "https://example.com/by-creator", "alias", "by-creator")).exchange()
                 .expectStatus().isCreated()
                 .expectHeader().location("/api/v1/links/by-creator");
-        app.web().get().uri("/by-creator").exchange().expectStatus().isFound()
+        pods.app().web().get().uri("/by-creator").exchange().expectStatus().isFound()
                 .expectHeader().valueEquals(HttpHeaders.LOCATION, "https://example.com/by-creator");
 
-        assertThat(database.queryForLong("SELECT api_key_id FROM link WHERE code = 'by-creator'")).isEqualTo(id);
-        assertThat(database.queryForLong("SELECT COUNT(*) FROM api_key WHERE id = " + id
+        assertThat(pods.database().queryForLong("SELECT api_key_id FROM link WHERE code = 'by-creator'")).isEqualTo(id);
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM api_key WHERE id = " + id
                 + " AND OCTET_LENGTH(key_hash) = 32 AND key_hash = UNHEX('" + sha256Hex(key) + "')")).isEqualTo(1);
-        assertThat(database.queryForLong("SELECT COUNT(*) FROM api_key WHERE INSTR(CONCAT_WS('|', name, scope, "
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM api_key WHERE INSTR(CONCAT_WS('|', name, scope, "
                 + "key_hash), '" + key + "') > 0")).as("rows holding the key itself").isZero();
     }
 
@@ -116,7 +98,7 @@ class LifecycleAndKeysIT {
                 .expectStatus().isForbidden()
                 .expectBody().jsonPath("$.type").isEqualTo(PROBLEMS + "forbidden");
 
-        app.web().get().uri("/alice-link").exchange().expectStatus().isFound()
+        pods.app().web().get().uri("/alice-link").exchange().expectStatus().isFound()
                 .expectHeader().valueEquals(HttpHeaders.LOCATION, "https://example.com/alice");
         alice.patch().uri("/api/v1/links/alice-link").contentType(MERGE_PATCH)
                 .bodyValue(Map.of("redirectStatus", 307)).exchange().expectStatus().isOk();
@@ -158,7 +140,7 @@ class LifecycleAndKeysIT {
         admin.delete().uri("/api/v1/keys/" + created.id()).exchange()
                 .expectStatus().isNotFound()
                 .expectBody().jsonPath("$.type").isEqualTo(PROBLEMS + "api-key-not-found");
-        assertThat(database.queryForLong("SELECT COUNT(*) FROM api_key WHERE id = " + created.id()
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM api_key WHERE id = " + created.id()
                 + " AND revoked_at IS NOT NULL")).isEqualTo(1);
     }
 
@@ -166,13 +148,13 @@ class LifecycleAndKeysIT {
     void linkWhoseExpiryIsPatchedIntoThePastAnswers410() {
         create(Map.of("url", "https://example.com/expiring", "alias", "expiring",
                 "expiresAt", Instant.now().plus(Duration.ofDays(1)).toString())).expectStatus().isCreated();
-        app.web().get().uri("/expiring").exchange().expectStatus().isFound()
+        pods.app().web().get().uri("/expiring").exchange().expectStatus().isFound()
                 .expectHeader().valueEquals(HttpHeaders.CACHE_CONTROL, "private, max-age=0");
 
         patch("expiring", Map.of("expiresAt", Instant.now().minus(Duration.ofMinutes(1)).toString()))
                 .expectStatus().isOk();
 
-        app.web().get().uri("/expiring").exchange()
+        pods.app().web().get().uri("/expiring").exchange()
                 .expectStatus().isEqualTo(410)
                 .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .expectHeader().valueEquals(HttpHeaders.CACHE_CONTROL, "private, max-age=0")
@@ -183,12 +165,12 @@ class LifecycleAndKeysIT {
     @Test
     void disabledLinkAnswers404() {
         create(Map.of("url", "https://example.com/switched-off", "alias", "switched-off")).expectStatus().isCreated();
-        app.web().get().uri("/switched-off").exchange().expectStatus().isFound();
+        pods.app().web().get().uri("/switched-off").exchange().expectStatus().isFound();
 
         patch("switched-off", Map.of("disabled", true)).expectStatus().isOk()
                 .expectBody().jsonPath("$.disabled").isEqualTo(true);
 
-        app.web().get().uri("/switched-off").exchange()
+        pods.app().web().get().uri("/switched-off").exchange()
                 .expectStatus().isNotFound()
                 .expectHeader().doesNotExist(HttpHeaders.LOCATION)
                 .expectBody().jsonPath("$.type").isEqualTo(PROBLEMS + "link-not-found");
@@ -197,11 +179,11 @@ class LifecycleAndKeysIT {
     @Test
     void deletedLinkAnswers404AndItsCodeIsNeverReused() {
         create(Map.of("url", "https://example.com/doomed", "alias", "doomed")).expectStatus().isCreated();
-        app.web().get().uri("/doomed").exchange().expectStatus().isFound();
+        pods.app().web().get().uri("/doomed").exchange().expectStatus().isFound();
 
         admin.delete().uri("/api/v1/links/doomed").exchange().expectStatus().isNoContent();
 
-        app.web().get().uri("/doomed").exchange()
+        pods.app().web().get().uri("/doomed").exchange()
                 .expectStatus().isNotFound()
                 .expectBody().jsonPath("$.type").isEqualTo(PROBLEMS + "link-not-found");
         admin.get().uri("/api/v1/links/doomed").exchange().expectStatus().isNotFound();
@@ -212,7 +194,7 @@ class LifecycleAndKeysIT {
                 .expectBody()
                 .jsonPath("$.type").isEqualTo(PROBLEMS + "alias-taken")
                 .jsonPath("$.field").isEqualTo("alias");
-        assertThat(database.queryForLong("SELECT COUNT(*) FROM link WHERE code = 'doomed' "
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE code = 'doomed' "
                 + "AND long_url = 'https://example.com/doomed' AND deleted_at IS NOT NULL")).isEqualTo(1);
     }
 
@@ -222,15 +204,16 @@ class LifecycleAndKeysIT {
                 .expectStatus().isCreated();
 
         for (int i = 0; i < 2; i++) {
-            app.web().get().uri("/capped").exchange().expectStatus().isFound()
+            pods.app().web().get().uri("/capped").exchange().expectStatus().isFound()
                     .expectHeader().valueEquals(HttpHeaders.LOCATION, "https://example.com/capped");
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> countedVisits("capped") == 2);
         // A pod reuses a count for up to a second; HEAD is not a visit, so polling with it adds none.
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> app.web().head().uri("/capped").exchange().returnResult(Void.class).getStatus().value() == 410);
+                .until(() -> pods.app().web().head().uri("/capped").exchange().returnResult(Void.class)
+                        .getStatus().value() == 410);
 
-        app.web().get().uri("/capped").exchange()
+        pods.app().web().get().uri("/capped").exchange()
                 .expectStatus().isEqualTo(410)
                 .expectHeader().doesNotExist(HttpHeaders.LOCATION)
                 .expectBody().jsonPath("$.type").isEqualTo(PROBLEMS + "link-gone");
@@ -274,7 +257,7 @@ class LifecycleAndKeysIT {
     }
 
     private static WebTestClient as(String key) {
-        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + app.port())
+        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + pods.app().port())
                 .defaultHeader("X-Api-Key", key)
                 .responseTimeout(Duration.ofSeconds(30)).build();
     }
@@ -288,7 +271,8 @@ class LifecycleAndKeysIT {
     }
 
     private static long countedVisits(String code) {
-        return database.queryForLong("SELECT COALESCE(SUM(visits), 0) FROM link_stats WHERE code = '" + code + "'");
+        return pods.database().queryForLong("SELECT COALESCE(SUM(visits), 0) FROM link_stats WHERE code = '"
+                + code + "'");
     }
 
     private static String sha256Hex(String value) {

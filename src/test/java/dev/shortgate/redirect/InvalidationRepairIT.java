@@ -3,17 +3,14 @@ package dev.shortgate.redirect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-import dev.shortgate.support.RunningApp;
-import dev.shortgate.support.TestServers;
+import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.http.MediaType;
 
@@ -25,73 +22,51 @@ import org.springframework.http.MediaType;
  */
 class InvalidationRepairIT {
 
-    static TestServers.Database database;
-    static String prefix;
-    static RunningApp a;
-    static RunningApp b;
-
-    @BeforeAll
-    static void start() {
-        database = TestServers.newDatabase();
-        prefix = TestServers.newRedisPrefix();
-        Map<String, Object> properties = new HashMap<>(database.properties());
-        properties.put("spring.data.redis.url", TestServers.redisUrl());
-        properties.put("shortgate.redirect.redis.key-prefix", prefix);
-        properties.put("shortgate.redirect.near-cache.ttl", "10m");
-        properties.put("shortgate.redirect.redis.repair.first-backoff", "100ms");
-        properties.put("shortgate.redirect.redis.repair.max-backoff", "1s");
-        a = RunningApp.start(properties);
-        b = RunningApp.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        for (RunningApp app : new RunningApp[] {a, b}) {
-            if (app != null) {
-                app.close();
-            }
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
+    @RegisterExtension
+    static final Pods pods = Pods.onMariaDb().withRedis()
+            .with("shortgate.redirect.near-cache.ttl", "10m")
+            .with("shortgate.redirect.redis.repair.first-backoff", "100ms")
+            .with("shortgate.redirect.redis.repair.max-backoff", "1s")
+            .count(2);
 
     @Test
     void changeRefusedByRedisIsServedAtOnceLocallyAndReachesOtherPodsOnceRedisRecovers() {
-        a.web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        pods.a().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/v1", "alias", "repair-me")).exchange()
                 .expectStatus().isCreated();
-        b.web().get().uri("/repair-me").exchange().expectHeader().valueEquals("Location", "https://example.com/v1");
+        pods.b().web().get().uri("/repair-me").exchange()
+                .expectHeader().valueEquals("Location", "https://example.com/v1");
 
-        var breaker = a.bean(RedisLinks.class).circuitBreaker();
+        var breaker = pods.a().bean(RedisLinks.class).circuitBreaker();
         breaker.transitionToForcedOpenState();
         try {
-            a.web().patch().uri("/api/v1/links/repair-me").contentType(MediaType.APPLICATION_JSON)
+            pods.a().web().patch().uri("/api/v1/links/repair-me").contentType(MediaType.APPLICATION_JSON)
                     .bodyValue(Map.of("url", "https://example.com/v2")).exchange().expectStatus().isOk();
 
-            a.web().get().uri("/repair-me").exchange().expectHeader().valueEquals("Location", "https://example.com/v2");
+            pods.a().web().get().uri("/repair-me").exchange()
+                    .expectHeader().valueEquals("Location", "https://example.com/v2");
             assertThat(redisValue()).contains("https://example.com/v1");
             assertThat(pending()).isEqualTo(1);
         } finally {
             breaker.transitionToClosedState();
         }
 
-        await(() -> "https://example.com/v2".equals(b.web().get().uri("/repair-me").exchange()
+        await(() -> "https://example.com/v2".equals(pods.b().web().get().uri("/repair-me").exchange()
                 .returnResult(Void.class).getResponseHeaders().getFirst("Location")), "pod B serves the new state");
         assertThat(redisValue()).doesNotContain("https://example.com/v1");
         assertThat(pending()).isZero();
-        assertThat(a.bean(MeterRegistry.class).get("shortgate.invalidations.repairs").tag("result", "cleared")
+        assertThat(pods.a().bean(MeterRegistry.class).get("shortgate.invalidations.repairs").tag("result", "cleared")
                 .counter().count()).isEqualTo(1);
     }
 
     private static String redisValue() {
-        String value = a.bean(ReactiveStringRedisTemplate.class).opsForValue().get(prefix + "link:repair-me")
-                .block(Duration.ofSeconds(2));
+        String value = pods.a().bean(ReactiveStringRedisTemplate.class).opsForValue()
+                .get(pods.redisPrefix() + "link:repair-me").block(Duration.ofSeconds(2));
         return value == null ? "" : value;
     }
 
     private static double pending() {
-        return a.bean(MeterRegistry.class).get("shortgate.invalidations.pending").gauge().value();
+        return pods.a().bean(MeterRegistry.class).get("shortgate.invalidations.pending").gauge().value();
     }
 
     private static void await(BooleanSupplier condition, String what) {

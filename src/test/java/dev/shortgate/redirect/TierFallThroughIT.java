@@ -3,55 +3,31 @@ package dev.shortgate.redirect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
-import dev.shortgate.support.RunningApp;
-import dev.shortgate.support.TestServers;
+import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.http.MediaType;
 
 /** Each tier answers in turn on real MariaDB and Redis, and what a lower tier finds is written back above it. */
 class TierFallThroughIT {
 
-    static TestServers.Database database;
-    static RunningApp app;
-    static String prefix;
-
-    @BeforeAll
-    static void start() {
-        database = TestServers.newDatabase();
-        prefix = TestServers.newRedisPrefix();
-        Map<String, Object> properties = new HashMap<>(database.properties());
-        properties.put("spring.data.redis.url", TestServers.redisUrl());
-        properties.put("shortgate.redirect.redis.key-prefix", prefix);
-        app = RunningApp.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (app != null) {
-            app.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
+    @RegisterExtension
+    static final Pods pods = Pods.onMariaDb().withRedis();
 
     @Test
     void eachTierIsHitInTurnAndWrittenBack() {
-        app.web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        pods.app().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/tiers", "alias", "tiers"))
                 .exchange().expectStatus().isCreated();
-        ReactiveStringRedisTemplate redis = app.bean(ReactiveStringRedisTemplate.class);
-        String key = prefix + "link:tiers";
+        ReactiveStringRedisTemplate redis = pods.app().bean(ReactiveStringRedisTemplate.class);
+        String key = pods.redisPrefix() + "link:tiers";
         assertThat(redis.hasKey(key).block(Duration.ofSeconds(5))).as("created link written through to Redis").isTrue();
 
-        NearCache near = app.bean(NearCache.class);
+        NearCache near = pods.app().bean(NearCache.class);
         near.invalidate("tiers");
         redirectOnce();
         assertThat(count("near")).isZero();
@@ -72,12 +48,12 @@ class TierFallThroughIT {
     }
 
     private static void redirectOnce() {
-        app.web().get().uri("/tiers").exchange().expectStatus().isFound()
+        pods.app().web().get().uri("/tiers").exchange().expectStatus().isFound()
                 .expectHeader().valueEquals("Location", "https://example.com/tiers");
     }
 
     private static long count(String tier) {
-        return app.bean(MeterRegistry.class).get("shortgate.redirect").tag("tier", tier).tag("outcome", "found")
+        return pods.app().bean(MeterRegistry.class).get("shortgate.redirect").tag("tier", tier).tag("outcome", "found")
                 .timer().count();
     }
 }

@@ -11,13 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.shortgate.support.RunningApp;
-import dev.shortgate.support.TestServers;
+import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.binding.BindMarkersFactoryResolver;
@@ -31,31 +29,15 @@ import reactor.core.scheduler.Schedulers;
 /** The visit pipeline on real MariaDB, with the default settings: no trusted proxies. */
 class VisitsIT {
 
-    static TestServers.Database database;
-    static RunningApp app;
-
-    @BeforeAll
-    static void start() {
-        database = TestServers.newDatabase();
-        // Visits never touch Redis; leaving it out keeps this test to the database it is about.
-        app = RunningApp.start(database.properties());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (app != null) {
-            app.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
+    // Visits never touch Redis; leaving it out keeps this test to the database it is about.
+    @RegisterExtension
+    static final Pods pods = Pods.onMariaDb();
 
     @Test
     void tenThousandRedirectsBecomeTenThousandVisitRowsAndCounts() {
         String code = create("https://example.com/ten-thousand");
         int n = 10_000;
-        WebClient client = WebClient.create("http://127.0.0.1:" + app.port());
+        WebClient client = WebClient.create("http://127.0.0.1:" + pods.app().port());
 
         Long found = Flux.range(0, n)
                 .flatMap(i -> client.get().uri("/" + code).header("User-Agent", "LoadTest/" + (i % 7))
@@ -66,16 +48,17 @@ class VisitsIT {
         assertThat(found).isEqualTo(n);
 
         await().atMost(Duration.ofSeconds(120))
-                .until(() -> database.queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'") == n);
-        assertThat(database.queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
+                .until(() -> pods.database().queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'")
+                        == n);
+        assertThat(pods.database().queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
                 .isEqualTo(n);
-        assertThat(database.queryForLong("SELECT COUNT(DISTINCT id) FROM visit WHERE code = '" + code + "'"))
+        assertThat(pods.database().queryForLong("SELECT COUNT(DISTINCT id) FROM visit WHERE code = '" + code + "'"))
                 .isEqualTo(n);
-        MeterRegistry registry = app.bean(MeterRegistry.class);
+        MeterRegistry registry = pods.app().bean(MeterRegistry.class);
         assertThat(registry.get("shortgate.visits.dropped").counters())
                 .allSatisfy(counter -> assertThat(counter.count()).isZero());
         assertThat(registry.get("shortgate.visits.written").counter().count()).isGreaterThanOrEqualTo(n);
-        app.web().get().uri("/api/v1/links/{code}/stats?bots=true", code).exchange()
+        pods.app().web().get().uri("/api/v1/links/{code}/stats?bots=true", code).exchange()
                 .expectStatus().isOk().expectBody().jsonPath("$.totalVisits").isEqualTo(n);
     }
 
@@ -83,14 +66,15 @@ class VisitsIT {
     void clientSpoofingForwardedForDirectlyIsStoredWithItsRealAddress() {
         String code = create("https://example.com/spoofing");
 
-        app.web().get().uri("/" + code).header("X-Forwarded-For", "1.2.3.4")
+        pods.app().web().get().uri("/" + code).header("X-Forwarded-For", "1.2.3.4")
                 .header("Forwarded", "for=1.2.3.4").exchange().expectStatus().isFound();
 
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> database.queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'") == 1);
-        assertThat(database.queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code
+                .until(() -> pods.database().queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'")
+                        == 1);
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code
                 + "' AND ip = '127.0.0.0'")).isEqualTo(1);
-        assertThat(database.queryForLong("SELECT COUNT(*) FROM visit WHERE ip LIKE '1.2.3.%'")).isZero();
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM visit WHERE ip LIKE '1.2.3.%'")).isZero();
     }
 
     /**
@@ -103,11 +87,11 @@ class VisitsIT {
         List<String> hostile = List.of("it's \"quoted\" \\ back\\slash", "'); DROP TABLE visit; --",
                 "NUL\u0000inside", "emoji \uD83D\uDE00 and \u00e9", "CR\r\nLF\ttab", "\\'", "X'41'", "?", "$1 :name",
                 "\u001a ctrl-Z", "_utf8mb4 X'27'", "", "a".repeat(4000));
-        ConnectionFactory connections = app.bean(ConnectionFactory.class);
+        ConnectionFactory connections = pods.app().bean(ConnectionFactory.class);
         assertThat(VisitConfiguration.isMySql(connections)).as("the hex-literal path is the one under test").isTrue();
-        DatabaseClient db = app.bean(DatabaseClient.class);
+        DatabaseClient db = pods.app().bean(DatabaseClient.class);
         VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connections),
-                TransactionalOperator.create(app.bean(ReactiveTransactionManager.class)),
+                TransactionalOperator.create(pods.app().bean(ReactiveTransactionManager.class)),
                 new VisitEnricher(() -> null, GeoLocator.open(null), false), Schedulers.boundedElastic(),
                 VisitConfiguration.isMySql(connections), Mono.just(new byte[32]));
         VisitId ids = new VisitId();
@@ -131,12 +115,12 @@ class VisitsIT {
                 .containsExactlyElementsOf(hostile.stream().map(text -> "https://example.com/?q=" + text).toList());
         assertThat(stored).allSatisfy(row -> assertThat(row.subList(2, 4))
                 .containsExactly("2001:db8:0:0:0:0:0:0", "2026-11-22T08:30:00.123"));
-        assertThat(database.queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
+        assertThat(pods.database().queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
                 .isEqualTo(hostile.size());
     }
 
     private static String create(String url) {
-        return app.web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        return pods.app().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", url))
                 .exchange().expectStatus().isCreated()
                 .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();

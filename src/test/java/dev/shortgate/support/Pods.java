@@ -1,0 +1,180 @@
+package dev.shortgate.support;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The applications ("pods") an integration test class runs against, on a MariaDB database of the class's own and,
+ * with {@link #withRedis()}, the test Redis under a key prefix of the class's own. They start before all tests and
+ * close after them, pods before the database, last started first; a start that fails half-way closes what it had
+ * started. Register it in a static field:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final Pods pods = Pods.onMariaDb().withRedis().with("shortgate.redirect.near-cache.ttl", "10m").count(2);
+ * }</pre>
+ *
+ * <p>As with {@link TestServers}, the class skips when the test servers are not named, unless
+ * {@code SHORTGATE_TEST_REQUIRE_SERVICES=true}, where it fails.
+ */
+public final class Pods implements BeforeAllCallback, AfterAllCallback {
+
+    private boolean redis;
+    private final Map<String, Object> settings = new LinkedHashMap<>();
+    private int count = 1;
+
+    private final Deque<AutoCloseable> open = new ArrayDeque<>();
+    private final List<RunningApp> apps = new ArrayList<>();
+    private TestServers.Database database;
+    private String redisPrefix;
+    private Map<String, Object> properties;
+
+    private Pods() {
+    }
+
+    /** One pod on a new MariaDB database, without Redis. */
+    public static Pods onMariaDb() {
+        return new Pods();
+    }
+
+    /** Points the pods at the test Redis, under a new key prefix; the class skips when no Redis is named. */
+    public Pods withRedis() {
+        this.redis = true;
+        return this;
+    }
+
+    /** Starts the pods with this property too; it wins over the database and Redis properties. */
+    public Pods with(String name, Object value) {
+        settings.put(name, value);
+        return this;
+    }
+
+    /** Starts this many pods, all with the same properties. */
+    public Pods count(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1, was " + count);
+        }
+        this.count = count;
+        return this;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        try {
+            String redisUrl = redis ? TestServers.redisUrl() : null; // skip before anything is created
+            database = opened(TestServers.newDatabase());
+            Map<String, Object> all = new HashMap<>(database.properties());
+            if (redis) {
+                redisPrefix = TestServers.newRedisPrefix();
+                all.put("spring.data.redis.url", redisUrl);
+                all.put("shortgate.redirect.redis.key-prefix", redisPrefix);
+            }
+            all.putAll(settings);
+            properties = Collections.unmodifiableMap(all);
+            for (int i = 0; i < count; i++) {
+                apps.add(opened(RunningApp.start(properties)));
+            }
+        } catch (RuntimeException | Error e) {
+            try {
+                closeAll();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        closeAll();
+    }
+
+    /** The class's database. */
+    public TestServers.Database database() {
+        return started(database);
+    }
+
+    /** The key prefix the pods use in Redis. */
+    public String redisPrefix() {
+        if (!redis) {
+            throw new IllegalStateException("These pods run without Redis; add withRedis()");
+        }
+        return started(redisPrefix);
+    }
+
+    /** The properties every pod was started with, on top of the application's defaults. */
+    public Map<String, Object> properties() {
+        return started(properties);
+    }
+
+    /** The pod, where the class starts only one. */
+    public RunningApp app() {
+        if (count != 1) {
+            throw new IllegalStateException("There are " + count + " pods; use a() and b()");
+        }
+        return pod(0);
+    }
+
+    /** The first pod. */
+    public RunningApp a() {
+        return pod(0);
+    }
+
+    /** The second pod; needs {@code count(2)} or more. */
+    public RunningApp b() {
+        return pod(1);
+    }
+
+    private RunningApp pod(int index) {
+        if (index >= count) {
+            throw new IllegalStateException("Only " + count + " pod(s) were asked for; use count(" + (index + 1) + ")");
+        }
+        started(properties);
+        return apps.get(index);
+    }
+
+    private <T extends AutoCloseable> T opened(T resource) {
+        open.push(resource);
+        return resource;
+    }
+
+    private static <T> T started(T value) {
+        if (value == null) {
+            throw new IllegalStateException("The pods start before all tests; register them with @RegisterExtension");
+        }
+        return value;
+    }
+
+    /** Closes what is open, last opened first, and goes on past a failure to close the rest. */
+    private void closeAll() {
+        RuntimeException failure = null;
+        while (!open.isEmpty()) {
+            try {
+                open.pop().close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("Could not close every pod and the database", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        apps.clear();
+        database = null;
+        redisPrefix = null;
+        properties = null;
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
