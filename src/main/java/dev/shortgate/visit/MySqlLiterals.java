@@ -1,10 +1,8 @@
 package dev.shortgate.visit;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 
 /**
  * SQL literals for MySQL and MariaDB that cannot break out of their quotes, whatever the value and whatever the
@@ -21,6 +19,29 @@ final class MySqlLiterals {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private MySqlLiterals() {
+    }
+
+    /**
+     * Any value a visit batch writes, by its type: {@code NULL}, text, bytes, a {@code DATETIME(3)}, a date, a
+     * boolean or an integer.
+     */
+    static StringBuilder literal(StringBuilder sql, Object value) {
+        if (value == null) {
+            return sql.append("NULL");
+        } else if (value instanceof String text) {
+            return text(sql, text);
+        } else if (value instanceof byte[] bytes) {
+            return binary(sql, bytes);
+        } else if (value instanceof LocalDateTime time) {
+            return dateTime(sql, time);
+        } else if (value instanceof LocalDate day) {
+            return date(sql, day);
+        } else if (value instanceof Boolean bool) {
+            return bool(sql, bool);
+        } else if (value instanceof Long || value instanceof Integer) {
+            return sql.append(((Number) value).longValue());
+        }
+        throw new IllegalArgumentException("no MySQL literal for a " + value.getClass().getName());
     }
 
     /** A string as {@code _utf8mb4 X'..'}, {@code ''} when empty, or {@code NULL}. */
@@ -42,9 +63,8 @@ final class MySqlLiterals {
         return hex(sql.append("X'"), value).append('\'');
     }
 
-    /** An instant as a UTC {@code DATETIME(3)} literal, {@code '2026-11-22 08:30:00.123'}. */
-    static StringBuilder dateTime(StringBuilder sql, Instant value) {
-        LocalDateTime t = LocalDateTime.ofInstant(value, ZoneOffset.UTC);
+    /** A (UTC) date and time as a {@code DATETIME(3)} literal, {@code '2026-11-22 08:30:00.123'}. */
+    static StringBuilder dateTime(StringBuilder sql, LocalDateTime t) {
         sql.append('\'');
         pad(sql, t.getYear(), 4).append('-');
         pad(sql, t.getMonthValue(), 2).append('-');

@@ -35,7 +35,6 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
 
     private static final String INSERT_VISITS = "INSERT INTO visit (id, code, visited_at, client_id, ip, user_agent, "
             + "referer, country, city, browser, browser_version, os, device_class, bot) VALUES ";
-    private static final int COLUMNS = 14;
     private static final String UPSERT_STATS = "INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES ";
     private static final String ON_DUPLICATE = " ON DUPLICATE KEY UPDATE visits = visits + VALUES(visits), "
             + "bot_visits = bot_visits + VALUES(bot_visits)";
@@ -104,58 +103,13 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     }
 
     private Sql insertVisits(List<Visit> rows) {
-        if (inlineLiterals) {
-            return insertVisitsInline(rows);
+        List<Object[]> values = new ArrayList<>(rows.size());
+        for (Visit v : rows) {
+            values.add(new Object[] {v.id(), v.code(), LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
+                    v.clientId(), v.ip(), v.userAgent(), v.referer(), v.country(), v.city(), v.browser(),
+                    v.browserVersion(), v.os(), v.deviceClass(), v.bot()});
         }
-        BindMarkers bind = markers.create();
-        StringBuilder sql = new StringBuilder(INSERT_VISITS.length() + rows.size() * COLUMNS * 5).append(INSERT_VISITS);
-        Object[] values = new Object[rows.size() * COLUMNS];
-        int n = 0;
-        for (int i = 0; i < rows.size(); i++) {
-            Visit v = rows.get(i);
-            sql.append(i == 0 ? "(" : ", (");
-            for (int c = 0; c < COLUMNS; c++) {
-                sql.append(bind.next().getPlaceholder()).append(c == COLUMNS - 1 ? ")" : ", ");
-            }
-            values[n++] = v.id();
-            values[n++] = v.code();
-            values[n++] = LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC);
-            values[n++] = v.clientId();
-            values[n++] = v.ip();
-            values[n++] = v.userAgent();
-            values[n++] = v.referer();
-            values[n++] = v.country();
-            values[n++] = v.city();
-            values[n++] = v.browser();
-            values[n++] = v.browserVersion();
-            values[n++] = v.os();
-            values[n++] = v.deviceClass();
-            values[n++] = v.bot();
-        }
-        return new Sql(sql.toString(), values);
-    }
-
-    private static Sql insertVisitsInline(List<Visit> rows) {
-        StringBuilder sql = new StringBuilder(INSERT_VISITS.length() + rows.size() * 512).append(INSERT_VISITS);
-        for (int i = 0; i < rows.size(); i++) {
-            Visit v = rows.get(i);
-            sql.append(i == 0 ? "(" : ", (");
-            MySqlLiterals.binary(sql, v.id()).append(", ");
-            MySqlLiterals.text(sql, v.code()).append(", ");
-            MySqlLiterals.dateTime(sql, v.visitedAt()).append(", ");
-            MySqlLiterals.text(sql, v.clientId()).append(", ");
-            MySqlLiterals.text(sql, v.ip()).append(", ");
-            MySqlLiterals.text(sql, v.userAgent()).append(", ");
-            MySqlLiterals.text(sql, v.referer()).append(", ");
-            MySqlLiterals.text(sql, v.country()).append(", ");
-            MySqlLiterals.text(sql, v.city()).append(", ");
-            MySqlLiterals.text(sql, v.browser()).append(", ");
-            MySqlLiterals.text(sql, v.browserVersion()).append(", ");
-            MySqlLiterals.text(sql, v.os()).append(", ");
-            MySqlLiterals.text(sql, v.deviceClass()).append(", ");
-            MySqlLiterals.bool(sql, v.bot()).append(')');
-        }
-        return new Sql(sql.toString(), new Object[0]);
+        return multiRow(INSERT_VISITS, values, "");
     }
 
     /** One upsert for the batch, rows in key order so concurrent batches lock counters in the same order. */
@@ -169,32 +123,39 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
                 count[1]++;
             }
         }
-        if (inlineLiterals) {
-            StringBuilder sql = new StringBuilder(UPSERT_STATS.length() + counts.size() * 64).append(UPSERT_STATS);
-            boolean first = true;
-            for (Map.Entry<DayKey, long[]> entry : counts.entrySet()) {
-                sql.append(first ? "(" : ", (");
-                MySqlLiterals.text(sql, entry.getKey().code()).append(", ");
-                MySqlLiterals.date(sql, entry.getKey().day()).append(", ")
-                        .append(entry.getValue()[0]).append(", ").append(entry.getValue()[1]).append(')');
-                first = false;
-            }
-            return new Sql(sql.append(ON_DUPLICATE).toString(), new Object[0]);
-        }
-        BindMarkers bind = markers.create();
-        StringBuilder sql = new StringBuilder(UPSERT_STATS);
-        Object[] values = new Object[counts.size() * 4];
+        List<Object[]> values = new ArrayList<>(counts.size());
+        counts.forEach((key, count) -> values.add(new Object[] {key.code(), key.day(), count[0], count[1]}));
+        return multiRow(UPSERT_STATS, values, ON_DUPLICATE);
+    }
+
+    /**
+     * {@code prefix (..), (..), ... suffix}: every value written as a {@link MySqlLiterals literal} on MySQL and
+     * MariaDB, and as a bind marker with the value to bind by index elsewhere (H2).
+     */
+    private Sql multiRow(String prefix, List<Object[]> rows, String suffix) {
+        int columns = rows.isEmpty() ? 0 : rows.get(0).length;
+        StringBuilder sql = new StringBuilder(prefix.length() + suffix.length()
+                + rows.size() * columns * (inlineLiterals ? 32 : 5)).append(prefix);
+        BindMarkers bind = inlineLiterals ? null : markers.create();
+        Object[] values = new Object[inlineLiterals ? 0 : rows.size() * columns];
         int n = 0;
-        for (Map.Entry<DayKey, long[]> entry : counts.entrySet()) {
-            sql.append(n == 0 ? "(" : ", (").append(bind.next().getPlaceholder()).append(", ")
-                    .append(bind.next().getPlaceholder()).append(", ").append(bind.next().getPlaceholder())
-                    .append(", ").append(bind.next().getPlaceholder()).append(')');
-            values[n++] = entry.getKey().code();
-            values[n++] = entry.getKey().day();
-            values[n++] = entry.getValue()[0];
-            values[n++] = entry.getValue()[1];
+        for (int r = 0; r < rows.size(); r++) {
+            sql.append(r == 0 ? "(" : ", (");
+            Object[] row = rows.get(r);
+            for (int c = 0; c < row.length; c++) {
+                if (c > 0) {
+                    sql.append(", ");
+                }
+                if (inlineLiterals) {
+                    MySqlLiterals.literal(sql, row[c]);
+                } else {
+                    sql.append(bind.next().getPlaceholder());
+                    values[n++] = row[c];
+                }
+            }
+            sql.append(')');
         }
-        return new Sql(sql.append(ON_DUPLICATE).toString(), values);
+        return new Sql(sql.append(suffix).toString(), values);
     }
 
     /** A statement in the driver's bind-marker syntax and its values by index ({@code null} binds a NULL string). */

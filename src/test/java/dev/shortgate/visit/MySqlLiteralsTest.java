@@ -1,10 +1,13 @@
 package dev.shortgate.visit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.HexFormat;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,13 +42,29 @@ class MySqlLiteralsTest {
 
     @Test
     void timesAreUtcWithMillisecondsAndDatesArePadded() {
-        assertThat(MySqlLiterals.dateTime(new StringBuilder(), Instant.parse("2026-01-02T03:04:05.006Z")).toString())
+        assertThat(MySqlLiterals.dateTime(new StringBuilder(), utc("2026-01-02T03:04:05.006Z")).toString())
                 .isEqualTo("'2026-01-02 03:04:05.006'");
-        assertThat(MySqlLiterals.dateTime(new StringBuilder(), Instant.parse("2026-11-22T23:59:59.999999Z"))
+        assertThat(MySqlLiterals.dateTime(new StringBuilder(), utc("2026-11-22T23:59:59.999999Z"))
                 .toString()).isEqualTo("'2026-11-22 23:59:59.999'");
         assertThat(MySqlLiterals.date(new StringBuilder(), LocalDate.of(987, 6, 5)).toString())
                 .isEqualTo("'0987-06-05'");
         assertThat(MySqlLiterals.bool(new StringBuilder(), true).append(',').append(
                 MySqlLiterals.bool(new StringBuilder(), false)).toString()).isEqualTo("TRUE,FALSE");
+    }
+
+    @Test
+    void anyBatchValueIsWrittenByItsTypeAndAnythingElseIsRefused() {
+        StringBuilder sql = new StringBuilder();
+        for (Object value : new Object[] {null, "a", new byte[] {1}, utc("2026-01-02T03:04:05.006Z"),
+                LocalDate.of(2026, 1, 2), true, 7L, 8}) {
+            MySqlLiterals.literal(sql, value).append(';');
+        }
+        assertThat(sql.toString())
+                .isEqualTo("NULL;_utf8mb4 X'61';X'01';'2026-01-02 03:04:05.006';'2026-01-02';TRUE;7;8;");
+        assertThatIllegalArgumentException().isThrownBy(() -> MySqlLiterals.literal(new StringBuilder(), 1.5));
+    }
+
+    private static LocalDateTime utc(String instant) {
+        return LocalDateTime.ofInstant(Instant.parse(instant), ZoneOffset.UTC);
     }
 }
