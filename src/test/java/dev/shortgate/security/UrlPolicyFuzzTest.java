@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.shortgate.support.FuzzInputs;
 import dev.shortgate.system.ProblemException;
 import dev.shortgate.system.ShortgateProperties;
 import org.springframework.http.HttpStatus;
@@ -33,7 +32,7 @@ class UrlPolicyFuzzTest {
 
     @FuzzTest(maxDuration = "60s")
     void normalize(byte[] input) throws UnknownHostException {
-        String raw = decode(input);
+        String raw = FuzzInputs.text(input);
         String normalized;
         try {
             normalized = POLICY.normalize(raw);
@@ -95,17 +94,5 @@ class UrlPolicyFuzzTest {
                 assertThat((b[0] & 0xE0) == 0x20).as("global unicast %s", normalized).isTrue();
             }
         }
-    }
-
-    static String decode(byte[] input) {
-        if (input.length > 0 && input[0] == (byte) 0xFF) {
-            ByteBuffer rest = ByteBuffer.wrap(input, 1, (input.length - 1) & ~1);
-            StringBuilder s = new StringBuilder();
-            while (rest.remaining() >= 2) {
-                s.append(rest.getChar());
-            }
-            return s.toString();
-        }
-        return new String(input, StandardCharsets.UTF_8);
     }
 }

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.shortgate.support.FuzzInputs;
 
 /**
  * Fuzzes {@link VisitId}'s codec. Under {@code ./mvnw verify} it replays the inputs in
@@ -54,7 +53,7 @@ class VisitIdFuzzTest {
      */
     @FuzzTest(maxDuration = "30s")
     void parse(byte[] input) {
-        String raw = decode(input);
+        String raw = FuzzInputs.text(input);
 
         byte[] fromText = decodedOrNull(() -> VisitId.fromText(raw));
         assertThat(fromText != null).as("accepted as text: %s", raw).isEqualTo(TEXT.matcher(raw).matches());
@@ -95,17 +94,5 @@ class VisitIdFuzzTest {
             text.append(BASE64URL.charAt(bits.shiftRight(shift).intValue() & 0x3F));
         }
         return text.toString();
-    }
-
-    static String decode(byte[] input) {
-        if (input.length > 0 && input[0] == (byte) 0xFF) {
-            ByteBuffer rest = ByteBuffer.wrap(input, 1, (input.length - 1) & ~1);
-            StringBuilder s = new StringBuilder();
-            while (rest.remaining() >= 2) {
-                s.append(rest.getChar());
-            }
-            return s.toString();
-        }
-        return new String(input, StandardCharsets.UTF_8);
     }
 }
