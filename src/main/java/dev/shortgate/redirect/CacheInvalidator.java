@@ -12,9 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.stereotype.Component;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -32,13 +30,12 @@ import reactor.util.retry.Retry;
  * <p>Redis failures here are logged and counted, never returned to the writer: the database already holds the
  * change.
  */
-@Component
-class CacheInvalidator implements LinkChanges, SmartLifecycle {
+final class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(CacheInvalidator.class);
 
     private final NearCache near;
-    private final RedisLinks redis; // null when the Redis tier is off
+    private final RedisTier redis;
     private final RedirectProperties.Redis.Repair repair;
     private final Duration redisTtl;
     private final Map<String, Long> unrepaired = new ConcurrentHashMap<>(); // code -> newest failure's generation
@@ -49,10 +46,9 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
     private final Counter repairsFailed;
     private volatile Disposable subscription;
 
-    CacheInvalidator(NearCache near, ObjectProvider<RedisLinks> redis, RedirectProperties properties,
-                     MeterRegistry registry) {
+    CacheInvalidator(NearCache near, RedisTier redis, RedirectProperties properties, MeterRegistry registry) {
         this.near = near;
-        this.redis = redis.getIfAvailable();
+        this.redis = redis;
         this.repair = properties.redis().repair();
         this.redisTtl = properties.redis().ttl();
         this.repairsDone = repairs(registry, "cleared");
@@ -72,9 +68,6 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
     @Override
     public Mono<Void> created(Link link) {
         near.put(link);
-        if (redis == null) {
-            return Mono.empty();
-        }
         // A lost announcement costs little: other pods drop their negative entry within its short TTL.
         return redis.put(link)
                 .then(redis.publishInvalidation(link.code()))
@@ -100,9 +93,6 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
     public Mono<Void> changed(Link link) {
         String code = link.code();
         near.invalidate(code);
-        if (redis == null) {
-            return Mono.empty();
-        }
         return redis.put(link)
                 .then(redis.publishInvalidation(code))
                 .onErrorResume(e -> {
@@ -151,9 +141,6 @@ class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     @Override
     public void start() {
-        if (redis == null) {
-            return;
-        }
         boolean[] connectedBefore = {false};
         subscription = Mono.defer(() -> {
                     if (connectedBefore[0]) {

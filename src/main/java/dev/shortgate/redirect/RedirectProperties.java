@@ -18,6 +18,8 @@ import org.springframework.validation.annotation.Validated;
  * @param permanentMaxAge how long browsers may cache a 301/308 ({@code Cache-Control: public, max-age})
  * @param retryAfter      the {@code Retry-After} sent with a 503 when the database cannot answer
  * @param dbTimeout       how long a redirect waits for the database (a 503 after that, never a hang)
+ * @param fastPath        answer near-cache hits in the Netty pipeline, ahead of Spring's dispatcher (see
+ *                        {@code FastRedirects}); off sends every redirect through the general stack
  */
 @ConfigurationProperties("shortgate.redirect")
 @Validated
@@ -25,7 +27,16 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
                           @Valid @DefaultValue Redis redis,
                           @NotNull @DefaultValue("1h") Duration permanentMaxAge,
                           @NotNull @DefaultValue("5s") Duration retryAfter,
-                          @NotNull @DefaultValue("1s") Duration dbTimeout) {
+                          @NotNull @DefaultValue("1s") Duration dbTimeout,
+                          @DefaultValue("true") boolean fastPath) {
+
+    RedirectProperties {
+        if (nearCache.loadDeadline().compareTo(redis.timeout().plus(dbTimeout)) <= 0) {
+            throw new IllegalArgumentException("shortgate.redirect.near-cache.load-deadline (" + nearCache.loadDeadline()
+                    + ") must exceed shortgate.redirect.redis.timeout plus shortgate.redirect.db-timeout ("
+                    + redis.timeout().plus(dbTimeout) + ")");
+        }
+    }
 
     /**
      * @param maxSize     most links held per pod (each costs a few hundred bytes plus its URL)
@@ -33,10 +44,17 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
      *                    within a second; this is the bound on staleness when that message is lost.
      * @param negativeTtl how long an unknown code is remembered as unknown, so floods of one bad code do not
      *                    reach the database each time. Creating the code evicts it on every pod.
+     * @param loadDeadline the longest a lookup below the near cache (Redis, the database and the write-back) may
+     *                    take, whatever stalls it; then it is cancelled, the request answers 503 and the next
+     *                    request starts afresh. Must exceed the Redis timeout plus the database timeout.
+     * @param maxLoads    most lookups below the near cache in flight at once on a pod; a miss past this answers
+     *                    503 with Retry-After at once instead of queueing behind the others
      */
     record NearCache(@Positive @DefaultValue("100000") long maxSize,
                      @NotNull @DefaultValue("60s") Duration ttl,
-                     @NotNull @DefaultValue("5s") Duration negativeTtl) {
+                     @NotNull @DefaultValue("5s") Duration negativeTtl,
+                     @NotNull @DefaultValue("2s") Duration loadDeadline,
+                     @Positive @DefaultValue("1000") int maxLoads) {
     }
 
     /**

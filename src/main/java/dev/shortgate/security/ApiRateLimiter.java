@@ -142,13 +142,18 @@ public class ApiRateLimiter {
      * problem. Only unknown codes are counted: hits on real codes never touch this.
      */
     public Mono<ProblemException> checkNotFound(String clientIp) {
+        return Mono.justOrEmpty(notFoundLimited(clientIp));
+    }
+
+    /** As {@link #checkNotFound}, answered at once: the 429 problem, or {@code null} when the client may go on. */
+    public ProblemException notFoundLimited(String clientIp) {
         // Per pod, in memory: a scanner's 404s must cost no Redis round trip, and slowing it per pod is enough.
         ConsumptionProbe probe = localBucket("404:" + clientIp, notFoundLimit).tryConsumeAndReturnRemaining(1);
         if (probe.isConsumed()) {
-            return Mono.empty();
+            return null;
         }
         notFoundRejected.increment();
-        return Mono.just(tooMany(probe, "Too many requests for unknown links from this address."));
+        return tooMany(probe, "Too many requests for unknown links from this address.");
     }
 
     /**

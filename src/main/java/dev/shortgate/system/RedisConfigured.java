@@ -37,4 +37,13 @@ public @interface RedisConfigured {
             return isConfigured(context.getEnvironment());
         }
     }
+
+    /** The opposite: beans that stand in for the Redis tier's when no Redis is configured. */
+    final class Absent implements Condition {
+
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return !OnRedis.isConfigured(context.getEnvironment());
+        }
+    }
 }

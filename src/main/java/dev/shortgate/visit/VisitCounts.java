@@ -41,6 +41,11 @@ public class VisitCounts {
         return fresh != null ? Mono.just(fresh) : query(code).doOnNext(count -> counts.put(code, count));
     }
 
+    /** The count if one read in the last second is at hand, else {@code null}: never waits for a query. */
+    public Long fresh(String code) {
+        return counts.getIfPresent(code);
+    }
+
     private Mono<Long> query(String code) {
         return db.sql("SELECT COALESCE(SUM(visits), 0) AS n FROM link_stats WHERE code = :code")
                 .bind("code", code)

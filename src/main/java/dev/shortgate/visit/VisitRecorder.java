@@ -114,13 +114,24 @@ public final class VisitRecorder implements SmartLifecycle {
         if (!properties.enabled()) {
             return;
         }
+        HttpHeaders headers = request.headers().asHttpHeaders();
+        record(code, clientIps.resolve(request), headers.getFirst(HttpHeaders.USER_AGENT),
+                headers.getFirst(HttpHeaders.REFERER));
+    }
+
+    /**
+     * Records a visit to {@code code} from plain facts: the client address (already resolved through the trusted
+     * proxies) and the raw {@code User-Agent} and {@code Referer} headers, each possibly {@code null}. Takes
+     * microseconds, never blocks and never throws.
+     */
+    public void record(String code, InetAddress clientIp, String userAgent, String referer) {
+        if (!properties.enabled()) {
+            return;
+        }
         try {
             var at = clock.instant();
-            HttpHeaders headers = request.headers().asHttpHeaders();
-            InetAddress ip = clientIps.resolve(request);
-            offer(new RawVisit(ids.next(at), code, at, ip,
-                    truncate(headers.getFirst(HttpHeaders.USER_AGENT), properties.userAgentMaxLength()),
-                    truncate(headers.getFirst(HttpHeaders.REFERER), properties.refererMaxLength())));
+            offer(new RawVisit(ids.next(at), code, at, clientIp, truncate(userAgent, properties.userAgentMaxLength()),
+                    truncate(referer, properties.refererMaxLength())));
         } catch (RuntimeException e) {
             log.debug("Could not take a visit: {}", e.toString());
         }

@@ -1,12 +1,14 @@
 package dev.shortgate.redirect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Map;
 
 import dev.shortgate.support.Pods;
 import dev.shortgate.support.StalledRedis;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -49,10 +51,33 @@ class StalledRedisIT {
                     assertThat(entry == null || entry.isDone()).as("no load left pending").isTrue());
         }
 
+        redis.answer(); // the silenced connection is dropped; Lettuce reconnects by itself
+        double redisHits = lookups("redis", "hit");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            pods.app().bean(NearCache.class).invalidate(code);
+            web().get().uri("/" + code).exchange().expectStatus().isFound()
+                    .expectHeader().valueEquals("Location", "https://example.com/stalled");
+            assertThat(lookups("redis", "hit")).isGreaterThan(redisHits);
+        });
+    }
+
+    @Test
+    @Order(2)
+    void timeoutsWhileRedisAnswersNothingOpenTheBreaker() {
+        String code = create("https://example.com/breaker");
+        redis.silence();
+        var breaker = pods.app().bean(RedisLinks.class).circuitBreaker();
+        for (int i = 0; i < 25; i++) {
+            pods.app().bean(NearCache.class).invalidate(code);
+            web().get().uri("/" + code).exchange().expectStatus().isFound();
+        }
+        assertThat(breaker.getState()).isEqualTo(io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN);
         redis.answer();
-        pods.app().bean(NearCache.class).invalidate(code);
-        web().get().uri("/" + code).exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/stalled");
+    }
+
+    private static double lookups(String tier, String result) {
+        return pods.app().bean(MeterRegistry.class).get("shortgate.lookups").tag("tier", tier).tag("result", result)
+                .counter().count();
     }
 
     private static String create(String url) {

@@ -1,0 +1,78 @@
+package dev.shortgate.redirect;
+
+import dev.shortgate.link.Link;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
+import io.netty.util.AsciiString;
+
+/**
+ * How a redirect to one link is answered, worked out once per link: its status, its {@code Cache-Control} and
+ * its target, and for the fast path the response headers, ready to encode. Both redirect paths answer from this,
+ * so they cannot disagree.
+ */
+final class RedirectAnswer {
+
+    static final String NO_CACHE = "private, max-age=0";
+    static final String REFERRER_POLICY = "strict-origin-when-cross-origin";
+    private static final AsciiString REFERRER_POLICY_NAME = AsciiString.cached("referrer-policy");
+    private static final AsciiString ZERO = AsciiString.cached("0");
+
+    final Link link;
+    final int status;
+    final String cacheControl;
+    final HttpResponseStatus nettyStatus;
+    /** Location, Cache-Control, Referrer-Policy and a zero Content-Length, for a request whose query is not forwarded. */
+    final HttpHeaders headers;
+    /** Whether the link redirects at any time, with no expiry or cap to check first. */
+    final boolean alwaysActive;
+
+    private RedirectAnswer(Link link, String permanentCacheControl) {
+        this.link = link;
+        this.status = link.redirectStatus();
+        // A permanent redirect may be cached by browsers and CDNs, but not past the link's own end.
+        boolean permanent = (status == 301 || status == 308) && link.expiresAt() == null && link.maxVisits() == null;
+        this.cacheControl = permanent ? permanentCacheControl : NO_CACHE;
+        this.nettyStatus = HttpResponseStatus.valueOf(status);
+        this.headers = headers(link.url());
+        this.alwaysActive = link.deletedAt() == null && !link.disabled() && link.expiresAt() == null
+                && link.maxVisits() == null;
+    }
+
+    /** The target for a request with this raw query string (or {@code null}): the link's, or with the query forwarded. */
+    String location(String rawQuery) {
+        return link.forwardQuery() ? QueryForwarding.merge(link.url(), rawQuery) : link.url();
+    }
+
+    /** Whether the response headers depend on the request (the query is forwarded and there is one). */
+    boolean variesWith(String rawQuery) {
+        return link.forwardQuery() && rawQuery != null && !rawQuery.isEmpty();
+    }
+
+    /**
+     * Response headers for this location. An explicit zero length: without it a HEAD answer goes out with no
+     * length, and a keep-alive client waits on that connection for a body that never comes.
+     */
+    HttpHeaders headers(String location) {
+        return new ReadOnlyHttpHeaders(true,
+                HttpHeaderNames.LOCATION, AsciiString.of(location),
+                HttpHeaderNames.CACHE_CONTROL, AsciiString.of(cacheControl),
+                REFERRER_POLICY_NAME, AsciiString.cached(REFERRER_POLICY),
+                HttpHeaderNames.CONTENT_LENGTH, ZERO);
+    }
+
+    /** Makes answers with the configured cache lifetime of permanent redirects. */
+    static final class Factory {
+
+        private final String permanentCacheControl;
+
+        Factory(RedirectProperties properties) {
+            this.permanentCacheControl = "public, max-age=" + properties.permanentMaxAge().toSeconds();
+        }
+
+        RedirectAnswer of(Link link) {
+            return new RedirectAnswer(link, permanentCacheControl);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.shortgate.redirect;
+
+import java.nio.charset.StandardCharsets;
+
+import dev.shortgate.system.Problem;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
+import io.netty.util.AsciiString;
+
+/**
+ * The tiny problem bodies the redirect path answers with (404, 410, 429, 503): built once, shared by both paths.
+ * They carry only the stable fields; a redirect is no place for details.
+ */
+enum RedirectProblems {
+    NOT_FOUND(Problem.LINK_NOT_FOUND),
+    GONE(Problem.LINK_GONE),
+    RATE_LIMITED(Problem.RATE_LIMITED),
+    UNAVAILABLE(Problem.SERVICE_UNAVAILABLE);
+
+    final Problem problem;
+    final byte[] body;
+    private final ByteBuf buffer;
+    /** Content-Type, Content-Length and Cache-Control, ready to encode. */
+    final HttpHeaders headers;
+
+    RedirectProblems(Problem problem) {
+        this.problem = problem;
+        this.body = ("{\"type\":\"" + problem.type() + "\",\"title\":\"" + problem.title() + "\",\"status\":"
+                + problem.status().value() + "}").getBytes(StandardCharsets.UTF_8);
+        this.buffer = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(body).asReadOnly());
+        this.headers = new ReadOnlyHttpHeaders(true,
+                HttpHeaderNames.CONTENT_TYPE, AsciiString.cached("application/problem+json"),
+                HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(body.length)),
+                HttpHeaderNames.CACHE_CONTROL, AsciiString.cached(RedirectAnswer.NO_CACHE));
+    }
+
+    /** The body as a buffer to write: a view of the shared bytes, never released. */
+    ByteBuf content() {
+        return buffer.duplicate();
+    }
+}
