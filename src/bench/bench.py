@@ -2,7 +2,8 @@
 """Helpers for src/bench/run.sh (standard library only).
 
   seed    create links through POST /api/v1/links/batch (batches of up to 1000, a few in parallel)
-  record  turn one wrk run (BENCH_JSON line), CPU ticks and two Prometheus scrapes into a scenario JSON file
+  record  turn one wrk run (BENCH_JSON line), CPU ticks and two Prometheus scrapes into a run's JSON file
+  combine turn a scenario's measured runs into its result: the median run, with min and max
   heap    turn two `jcmd GC.class_histogram` outputs into bytes per cached link
   report  print the table (Markdown) and write result.json
 """
@@ -17,7 +18,9 @@ import sys
 import threading
 import time
 
-SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "redis", "db", "miss", "shorten", "shorten-batch"]
+SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "redis", "overload", "db", "miss", "shorten",
+                  "shorten-batch"]
+TIERS = ("near", "redis", "db", "none")
 
 
 # ---------------------------------------------------------------- seed
@@ -166,6 +169,22 @@ def record(args):
                 visits[key] = int(d)
         if visits:
             result["visits"] = visits
+        answered = {}
+        for tier in TIERS:
+            d = delta(before, after, "shortgate_redirect_seconds_count", tier=tier)
+            if d:
+                answered[tier] = int(d)
+        if answered:
+            # where the redirects were answered from (requests that joined a lookup count under its tier)
+            result["tier_share"] = {t: round(n / sum(answered.values()), 4) for t, n in answered.items()}
+        fast = delta(before, after, "shortgate_redirect_fast_total")
+        if fast is not None and requests:
+            result["fast_path_share"] = round(fast / requests, 4)
+        closed = total(after, "resilience4j_circuitbreaker_state", name="redis", state="closed")
+        if closed is not None:
+            result["breaker_closed_at_end"] = closed == 1.0
+            refused = delta(before, after, "resilience4j_circuitbreaker_not_permitted_calls_total", name="redis")
+            result["breaker_refused_calls"] = int(refused or 0)
         size = total(after, "cache_size", cache="links")
         if size is not None:
             result["near_cache_size"] = int(size)
@@ -178,6 +197,37 @@ def record(args):
             result[k] = json.loads(v)
         except ValueError:
             result[k] = v
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+
+
+# ---------------------------------------------------------------- combine
+
+def combine(args):
+    """The median run (by req/s) stands for the scenario; req/s, CPU per request and latency are the medians."""
+    runs = []
+    for path in args.runs:
+        with open(path) as f:
+            runs.append(json.load(f))
+    runs.sort(key=lambda r: r["rps"])
+    result = dict(runs[len(runs) // 2])
+
+    def median(values):
+        values = sorted(v for v in values if v is not None)
+        if not values:
+            return None
+        mid = len(values) // 2
+        return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+    result["runs"] = len(runs)
+    result["rps"] = round(median([r["rps"] for r in runs]), 1)
+    result["rps_min"], result["rps_max"] = runs[0]["rps"], runs[-1]["rps"]
+    result["server_cpu_us_per_req"] = median([r.get("server_cpu_us_per_req") for r in runs])
+    if all(r.get("latency_us") for r in runs):
+        result["latency_us"] = {k: median([r["latency_us"][k] for r in runs]) for k in runs[0]["latency_us"]}
+    result["per_run"] = [{"rps": r["rps"], "server_cpu_us_per_req": r.get("server_cpu_us_per_req"),
+                          "p99_us": (r.get("latency_us") or {}).get("p99"), "errors": r.get("errors")}
+                         for r in runs]
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
 
@@ -253,11 +303,20 @@ def report(args):
     hot = rows.get("hot")
     ordered = [rows[n] for n in SCENARIO_ORDER if n in rows] + \
               [r for n, r in sorted(rows.items()) if n not in SCENARIO_ORDER]
+    redis_quiet = rows.get("redis")
     for r in ordered:
         if nginx and r is not nginx and r.get("rps") and nginx.get("rps"):
             r["throughput_vs_nginx"] = round(r["rps"] / nginx["rps"], 4)
             if r.get("server_cpu_us_per_req") and nginx.get("server_cpu_us_per_req"):
                 r["cpu_per_req_vs_nginx"] = round(r["server_cpu_us_per_req"] / nginx["server_cpu_us_per_req"], 3)
+        # the machine-readable summary every scenario carries
+        r["ratio"] = 1.0 if r is nginx else r.get("throughput_vs_nginx")
+        r["cpu_ratio"] = 1.0 if r is nginx else r.get("cpu_per_req_vs_nginx")
+        lat = r.get("latency_us") or {}
+        r["p99_ms"] = round(lat["p99"] / 1000, 3) if lat.get("p99") is not None else None
+        r["db_share"] = r.get("reached_db_ratio")
+        if r["scenario"] == "overload" and redis_quiet and redis_quiet.get("rps"):
+            r["throughput_vs_redis"] = round(r["rps"] / redis_quiet["rps"], 4)
         if r["scenario"] == "visits-off" and hot and hot.get("rps"):
             r["throughput_vs_hot"] = round(r["rps"] / hot["rps"], 4)
             if r.get("server_cpu_us_per_req") and hot.get("server_cpu_us_per_req"):
@@ -271,6 +330,14 @@ def report(args):
             lk, req = r.get("lookups", {}), r["requests"] or 1
             n.append(f"Redis hit {lk.get('redis_hit', 0) / req:.1%}, Redis error/timeout "
                      f"{lk.get('redis_error', 0) / req:.1%}, reached DB {r.get('reached_db_ratio', 0):.1%}")
+        if r["scenario"] == "overload":
+            if r.get("throughput_vs_redis") is not None:
+                n.append(f"vs quiet redis: {r['throughput_vs_redis']:.2f}x req/s")
+            if "breaker_closed_at_end" in r:
+                n.append(f"breaker {'closed' if r['breaker_closed_at_end'] else 'NOT closed'} at end, "
+                         f"{r.get('breaker_refused_calls', 0):,} calls refused by it")
+            lk, req = r.get("lookups", {}), r["requests"] or 1
+            n.append(f"Redis error/timeout {lk.get('redis_error', 0) / req:.1%}, reached DB {r.get('reached_db_ratio', 0):.1%}")
         if r["scenario"] == "db" and r.get("reached_db_ratio") is not None:
             n.append(f"DB lookups {r['reached_db_ratio']:.1%}")
         if r["scenario"] == "visits-off" and r.get("throughput_vs_hot") is not None:
@@ -289,18 +356,29 @@ def report(args):
             n.append("errors " + ", ".join(f"{k}={v:,}" for k, v in bad.items()))
         return "; ".join(n)
 
-    head = ["scenario", "req/s", "× nginx req/s", "CPU µs/req", "× nginx CPU/req", "p50 ms", "p99 ms", "notes"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * 6 + ["---"]) + "|"]
+    def spread(r):
+        if r.get("rps_min") is None or r.get("runs", 1) < 2:
+            return fmt(r.get("rps"))
+        return f"{fmt(r.get('rps'))} ({fmt(r['rps_min'])}–{fmt(r['rps_max'])})"
+
+    def tiers(r):
+        share = r.get("tier_share") or {}
+        return " / ".join(f"{t} {share[t]:.0%}" for t in TIERS if share.get(t, 0) >= 0.005) or "-"
+
+    head = ["scenario", "req/s median (min–max)", "× nginx req/s", "CPU µs/req", "× nginx CPU/req", "p50 ms",
+            "p99 ms", "answered from", "notes"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * 6 + ["---", "---"]) + "|"]
     for r in ordered:
         lat = r.get("latency_us") or {}
         lines.append("| " + " | ".join([
             r["scenario"],
-            fmt(r.get("rps")),
+            spread(r),
             "1" if r is nginx else fmt(r.get("throughput_vs_nginx"), "{:.3f}"),
             fmt(r.get("server_cpu_us_per_req"), "{:.1f}"),
             "1" if r is nginx else fmt(r.get("cpu_per_req_vs_nginx"), "{:.2f}"),
             fmt(lat.get("p50") / 1000 if lat.get("p50") is not None else None, "{:.2f}"),
             fmt(lat.get("p99") / 1000 if lat.get("p99") is not None else None, "{:.2f}"),
+            tiers(r),
             note(r),
         ]) + " |")
 
@@ -397,6 +475,11 @@ def main():
     r.add_argument("--extra", action="append")
     r.add_argument("--out", required=True)
     r.set_defaults(fn=record)
+
+    c = sub.add_parser("combine")
+    c.add_argument("--out", required=True)
+    c.add_argument("runs", nargs="+")
+    c.set_defaults(fn=combine)
 
     h = sub.add_parser("heap")
     h.add_argument("--before", required=True)

@@ -2,8 +2,8 @@
 # Shortgate benchmark: measures each scenario with wrk and reports it as a ratio to an nginx `return 302`
 # baseline measured the same way in the same run. See src/bench/README.md.
 #
-#   src/bench/run.sh [-d 30s] [-w 10s] [-c 64] [-t 2] [-n 100000] [-s hot,sustained,redis,db,miss,shorten,visits-off]
-#                    [--rate 10000] [--heap]
+#   src/bench/run.sh [-d 30s] [-w 10s] [-r 3] [-c 64] [-t 2] [-n 100000]
+#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off] [--rate 10000] [--heap]
 #
 # Needs MariaDB (root, no password) and Redis on loopback; installs wrk and nginx with apt-get when missing.
 # Every step is bounded in time; every process it starts is stopped on exit.
@@ -15,11 +15,12 @@ COMMAND_LINE="src/bench/run.sh${*:+ $*}"
 
 # ---------------------------------------------------------------- options (flags override env)
 DURATION=${DURATION:-30s}          # measured wrk run per scenario
-WARMUP=${WARMUP:-10s}              # wrk warm-up before each measured run (discarded)
+WARMUP=${WARMUP:-10s}              # wrk warm-up before each scenario's measured runs (discarded)
+RUNS=${RUNS:-3}                    # measured runs per scenario: the report shows the median, with min and max
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
-SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,db,miss,shorten,visits-off; add heap for heap
+SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off; add heap for heap
 RATE=${RATE:-10000}                # sustained: offered load, requests per second (paced, not as fast as possible)
 BATCH_CALLS=${BATCH_CALLS:-20}     # shorten-batch: this many batch calls of 1000 links
 HEAP_LINKS=${HEAP_LINKS:-1000000}  # heap: links put in the near cache
@@ -41,11 +42,13 @@ usage() {
   cat <<EOF
 Usage: src/bench/run.sh [options]
   -d, --duration D      measured run per scenario, wrk syntax (default $DURATION)        env DURATION
-  -w, --warmup D        warm-up before each run (default $WARMUP)                       env WARMUP
+  -w, --warmup D        warm-up before each scenario (default $WARMUP)                  env WARMUP
+  -r, --runs N          measured runs per scenario; the median is reported (default $RUNS) env RUNS
   -c, --connections N   wrk connections (default $CONNECTIONS)                            env CONNECTIONS
   -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
   -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
-  -s, --scenarios LIST  comma list of hot,sustained,redis,db,miss,shorten,visits-off,heap or all  env SCENARIOS
+  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,heap or all
+                        env SCENARIOS
                         (default all = every scenario except heap)
       --rate N          offered req/s of the paced sustained scenario (default $RATE)  env RATE
       --heap            also run the heap scenario (same as adding heap to --scenarios)
@@ -61,6 +64,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -d|--duration) DURATION=$2; shift 2 ;;
     -w|--warmup) WARMUP=$2; shift 2 ;;
+    -r|--runs) RUNS=$2; shift 2 ;;
     -c|--connections) CONNECTIONS=$2; shift 2 ;;
     -t|--threads) THREADS=$2; shift 2 ;;
     -n|--links) LINKS=$2; shift 2 ;;
@@ -75,7 +79,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-ALL="hot,sustained,redis,db,miss,shorten,visits-off"
+ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off"
 SCENARIOS=${SCENARIOS//all/$ALL}
 SCENARIOS=${SCENARIOS//,,/,}
 SCENARIOS=${SCENARIOS#,}
@@ -109,6 +113,7 @@ APP_PID=""
 APP_ARGS=""
 NGINX_PID=""
 WRK_PID=""
+HOG_PID=""
 NGINX_DIR=""
 CLK_TCK=$(getconf CLK_TCK)
 export SHORTGATE_ADMIN_KEY=${SHORTGATE_ADMIN_KEY:-bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}
@@ -128,6 +133,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   [ -n "$WRK_PID" ] && kill -TERM "$WRK_PID" 2>/dev/null || true
+  [ -n "$HOG_PID" ] && kill -TERM "$HOG_PID" 2>/dev/null || true
   stop_pid "$APP_PID" 40
   stop_pid "$NGINX_PID" 10
   if [ "$KEEP_DB" != 1 ]; then
@@ -147,16 +153,18 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- prerequisites
+install_packages() {
+  log "installing $* with apt-get"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  timeout 300 $sudo apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -qq "$@" >/dev/null
+}
 install_missing() {
   local missing=()
   command -v wrk >/dev/null || missing+=(wrk)
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
-  [ ${#missing[@]} -eq 0 ] && return
-  log "installing ${missing[*]} with apt-get"
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo=sudo
-  timeout 300 $sudo apt-get update -qq || true
-  DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  [ ${#missing[@]} -eq 0 ] || install_packages "${missing[@]}"
 }
 install_missing
 NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
@@ -208,32 +216,38 @@ run_wrk() {
   grep -q '^BENCH_JSON ' "$out" || { cat "$out" >&2; die "wrk produced no result ($out)"; }
 }
 
-# measure name script url pids... : warm-up, then the measured run with CPU ticks and scrapes around it
+# measure name script url pids... : warm-up, then RUNS measured runs, each with CPU ticks and scrapes around it;
+# bench.py combines them into the scenario's result (the median run, with min and max)
 measure() {
   local name=$1 script=$2 url=$3
   shift 3
-  local pids=("$@")
+  local pids=("$@") run runs=()
   if [ "$(seconds_of "$WARMUP")" -gt 0 ]; then
     log "$name: warm-up $WARMUP"
     run_wrk "$RUN_DIR/$name.warmup.txt" "$WARMUP" "$script" "$url"
   fi
-  scrape "$RUN_DIR/$name.prom-before.txt"
-  local before after
-  before=$(cpu_ticks "${pids[@]}")
-  log "$name: measuring $DURATION, $CONNECTIONS connections, $THREADS threads"
-  run_wrk "$RUN_DIR/$name.wrk.txt" "$DURATION" "$script" "$url"
-  after=$(cpu_ticks "${pids[@]}")
-  scrape "$RUN_DIR/$name.prom-after.txt"
-  python3 "$BENCH_DIR/bench.py" record --name "$name" --wrk "$RUN_DIR/$name.wrk.txt" \
-    --ticks-before "$before" --ticks-after "$after" --clk-tck "$CLK_TCK" --pids "${pids[*]}" \
-    --prom-before "$RUN_DIR/$name.prom-before.txt" --prom-after "$RUN_DIR/$name.prom-after.txt" \
-    --extra "target=$([ "$name" = nginx ] && echo "nginx" || echo "shortgate $APP_ARGS")" \
-    --out "$RUN_DIR/scenario-$name.json"
+  for ((run = 1; run <= RUNS; run++)); do
+    local tag="$name.run$run" before after
+    scrape "$RUN_DIR/$tag.prom-before.txt"
+    before=$(cpu_ticks "${pids[@]}")
+    log "$name: run $run of $RUNS, $DURATION, $CONNECTIONS connections, $THREADS threads"
+    run_wrk "$RUN_DIR/$tag.wrk.txt" "$DURATION" "$script" "$url"
+    after=$(cpu_ticks "${pids[@]}")
+    scrape "$RUN_DIR/$tag.prom-after.txt"
+    python3 "$BENCH_DIR/bench.py" record --name "$name" --wrk "$RUN_DIR/$tag.wrk.txt" \
+      --ticks-before "$before" --ticks-after "$after" --clk-tck "$CLK_TCK" --pids "${pids[*]}" \
+      --prom-before "$RUN_DIR/$tag.prom-before.txt" --prom-after "$RUN_DIR/$tag.prom-after.txt" \
+      --extra "target=$([ "$name" = nginx ] && echo "nginx" || echo "shortgate $APP_ARGS")" \
+      --out "$RUN_DIR/$tag.json"
+    runs+=("$RUN_DIR/$tag.json")
+  done
+  python3 "$BENCH_DIR/bench.py" combine --out "$RUN_DIR/scenario-$name.json" "${runs[@]}"
   python3 - "$RUN_DIR/scenario-$name.json" <<'EOF' >&2
 import json, sys
 r = json.load(open(sys.argv[1]))
-print(f"         {r['scenario']}: {r['rps']:,.0f} req/s, p50 {r['latency_us']['p50']/1000:.2f} ms, "
-      f"p99 {r['latency_us']['p99']/1000:.2f} ms, {r['server_cpu_us_per_req']} µs CPU/req, errors {r['errors']}")
+print(f"         {r['scenario']}: median {r['rps']:,.0f} req/s ({r['rps_min']:,.0f}-{r['rps_max']:,.0f}), "
+      f"p50 {r['latency_us']['p50']/1000:.2f} ms, p99 {r['latency_us']['p99']/1000:.2f} ms, "
+      f"{r['server_cpu_us_per_req']} µs CPU/req, errors {r['errors']}")
 EOF
 }
 
@@ -358,7 +372,7 @@ log "run $RUN_ID: scenarios $SCENARIOS; duration $DURATION, warm-up $WARMUP, $CO
 log "output in $RUN_DIR"
 
 REDIRECT_SCENARIOS=0
-for s in hot sustained redis db miss shorten visits-off; do want "$s" && REDIRECT_SCENARIOS=1; done
+for s in hot sustained redis overload db miss shorten visits-off; do want "$s" && REDIRECT_SCENARIOS=1; done
 CODES_FILE="$RUN_DIR/codes.txt"
 export CODES="$CODES_FILE"
 
@@ -428,6 +442,19 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     measure redis random-codes.lua "$APP_URL" "$APP_PID"
     stop_app
   fi
+  if want overload; then
+    # as redis, with a CPU hog spinning on one core for the whole scenario: the pod's own overload must not read
+    # as a Redis fault (the breaker stays closed) nor collapse throughput
+    start_app overload "$DB" --spring.data.redis.url="$REDIS_URL" --shortgate.visit.enabled=true "${NEAR_OFF[@]}"
+    HOG_SECONDS=$(( $(seconds_of "$WARMUP") + RUNS * ($(seconds_of "$DURATION") + 15) + 30 ))
+    command -v stress-ng >/dev/null || install_packages stress-ng
+    stress-ng --cpu 1 --cpu-load 100 --timeout "${HOG_SECONDS}s" >"$RUN_DIR/overload.stress-ng.txt" 2>&1 &
+    HOG_PID=$!
+    measure overload random-codes.lua "$APP_URL" "$APP_PID"
+    stop_pid "$HOG_PID" 10
+    HOG_PID=""
+    stop_app
+  fi
   if want db; then
     # no Redis URL (tier off) and the near cache effectively off: every request queries MariaDB
     start_app db "$DB" --shortgate.visit.enabled=true "${NEAR_OFF[@]}"
@@ -483,7 +510,7 @@ fi
 
 # ---------------------------------------------------------------- report
 META=$(python3 "$BENCH_DIR/bench.py" meta --command "$COMMAND_LINE" --date "$META_START" --run-dir "$RUN_DIR" \
-  --option duration="$DURATION" --option warmup="$WARMUP" --option connections="$CONNECTIONS" \
+  --option duration="$DURATION" --option warmup="$WARMUP" --option runs="$RUNS" --option connections="$CONNECTIONS" \
   --option threads="$THREADS" --option links="$LINKS" --option scenarios="$SCENARIOS" \
   --option batch_calls="$BATCH_CALLS" --option heap_links="$HEAP_LINKS" --option heap_xmx="$HEAP_XMX" \
   --option java_opts="$JAVA_OPTS" --option near_cache_hot_max_size="$NEAR_HOT_SIZE")
