@@ -102,22 +102,22 @@ def scrape(path):
     return out
 
 
-def total(samples, name, **labels):
+def total(samples, metric, **labels):
     """Sum of every sample of this metric whose labels include the given ones; None when there is none."""
     found, s = False, 0.0
     for (n, lab), v in samples.items():
-        if n != name:
+        if n != metric:
             continue
         if all(f'{k}="{val}"' in lab for k, val in labels.items()):
             found, s = True, s + v
     return s if found else None
 
 
-def delta(before, after, name, **labels):
-    a = total(after, name, **labels)
+def delta(before, after, metric, **labels):
+    a = total(after, metric, **labels)
     if a is None:
         return None
-    return a - (total(before, name, **labels) or 0.0)
+    return a - (total(before, metric, **labels) or 0.0)
 
 
 # ---------------------------------------------------------------- record
