@@ -20,7 +20,7 @@ import time
 
 SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "redis", "overload", "db", "miss", "shorten",
                   "shorten-batch"]
-TIERS = ("near", "redis", "db", "none")
+TIERS = ("near", "redis", "guard", "db", "none")
 
 
 # ---------------------------------------------------------------- seed

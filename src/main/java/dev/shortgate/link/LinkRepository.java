@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 import io.r2dbc.spi.Readable;
 import org.springframework.dao.DuplicateKeyException;
@@ -36,6 +37,29 @@ public class LinkRepository {
                 .bind("code", code)
                 .map(LinkRepository::toLink)
                 .one();
+    }
+
+    /** Every code, tombstones included, read a page at a time in code order (for building a filter of codes). */
+    public Flux<String> allCodes(int pageSize) {
+        return codesAfter("", pageSize)
+                .expand(page -> page.size() < pageSize ? Mono.empty() : codesAfter(page.get(page.size() - 1), pageSize))
+                .concatMapIterable(page -> page);
+    }
+
+    private Mono<List<String>> codesAfter(String after, int pageSize) {
+        return db.sql("SELECT code FROM link WHERE code > :after ORDER BY code LIMIT " + pageSize)
+                .bind("after", after)
+                .map(row -> row.get("code", String.class))
+                .all()
+                .collectList();
+    }
+
+    /** Codes of links created at or after this instant. */
+    public Flux<String> codesCreatedSince(Instant since) {
+        return db.sql("SELECT code FROM link WHERE created_at >= :since")
+                .bind("since", toDb(since))
+                .map(row -> row.get("code", String.class))
+                .all();
     }
 
     /** A link as stored, with the version a conditional {@link #update} must name. */

@@ -36,6 +36,7 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     private final NearCache near;
     private final RedisTier redis;
+    private final UnknownCodeGuard guard;
     private final RedirectProperties.Redis.Repair repair;
     private final Duration redisTtl;
     private final Map<String, Long> unrepaired = new ConcurrentHashMap<>(); // code -> newest failure's generation
@@ -46,9 +47,11 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     private final Counter repairsFailed;
     private volatile Disposable subscription;
 
-    CacheInvalidator(NearCache near, RedisTier redis, RedirectProperties properties, MeterRegistry registry) {
+    CacheInvalidator(NearCache near, RedisTier redis, UnknownCodeGuard guard, RedirectProperties properties,
+                     MeterRegistry registry) {
         this.near = near;
         this.redis = redis;
+        this.guard = guard;
         this.repair = properties.redis().repair();
         this.redisTtl = properties.redis().ttl();
         this.repairsDone = repairs(registry, "cleared");
@@ -68,13 +71,28 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     @Override
     public Mono<Void> created(Link link) {
         near.put(link);
-        // A lost announcement costs little: other pods drop their negative entry within its short TTL.
-        return redis.put(link)
+        // The guard learns the code before the create answers, so no pod can answer 404 for it a moment later. A
+        // lost announcement costs little: other pods drop their negative entry within its short TTL.
+        return Mono.when(guard.add(link.code()).onErrorResume(e -> {
+                            guardLater(link.code(), e);
+                            return Mono.empty();
+                        }), redis.put(link))
                 .then(redis.publishInvalidation(link.code()))
                 .onErrorResume(e -> {
                     log.warn("Could not announce new link {} through Redis: {}", link.code(), e.toString());
                     return Mono.empty();
                 });
+    }
+
+    /** Adds a code the guard could not take at create time, in the background, until it does or shutdown. */
+    private void guardLater(String code, Throwable error) {
+        log.warn("Could not add new link {} to the unknown-code guard; retrying in the background: {}", code,
+                error.toString());
+        Mono.defer(() -> guard.add(code))
+                .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
+                .takeUntilOther(stopping.asMono())
+                .subscribe(null, gaveUp -> log.error("Gave up adding link {} to the unknown-code guard; it may answer "
+                        + "404 for it during a flood of unknown codes until the guard is rebuilt", code));
     }
 
     /**

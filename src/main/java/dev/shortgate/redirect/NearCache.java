@@ -116,7 +116,9 @@ final class NearCache {
                 return Mono.just(Found.of(entry.join().link().orElse(null), Tier.NEAR));
             }
         }
-        return Mono.fromFuture(entry, true);
+        CompletableFuture<Found> pending = entry;
+        // A failed load leaves at once (also one that failed before Caffeine had stored it, which Caffeine keeps).
+        return Mono.fromFuture(pending, true).doOnError(error -> cache.asMap().remove(code, pending));
     }
 
     private CompletableFuture<Found> load(String code, Function<String, Mono<Found>> loader) {

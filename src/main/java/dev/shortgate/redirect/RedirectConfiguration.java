@@ -1,5 +1,7 @@
 package dev.shortgate.redirect;
 
+import java.time.Clock;
+
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.LinkRepository;
 import dev.shortgate.system.BlockingDrivers;
@@ -22,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 class RedirectConfiguration {
 
-    /** Fires the near cache's load deadlines: a thread of its own, so no other work can hold a deadline up. */
+    /** Fires the lookups' deadlines and Redis timeouts: a thread of its own, so no other work can hold one up. */
     private static final Scheduler DEADLINES = Schedulers.newSingle("shortgate-lookup-deadlines", true);
 
     @Bean
@@ -32,9 +34,16 @@ class RedirectConfiguration {
 
     @Bean
     @RedisConfigured
-    RedisLinks redisTier(SharedRedis redis, ReactiveStringRedisTemplate pubSub, RedirectProperties properties,
-                         JsonMapper json, Ticker ticker, MeterRegistry registry) {
-        return new RedisLinks(redis, pubSub, properties.redis(), json, ticker, registry);
+    RedisCalls redisCalls(SharedRedis redis, RedirectProperties properties, Ticker ticker, MeterRegistry registry) {
+        return new RedisCalls(redis, properties.redis().timeout(), properties.redis().queueingLimit(), ticker, DEADLINES,
+                registry);
+    }
+
+    @Bean
+    @RedisConfigured
+    RedisLinks redisTier(RedisCalls redis, ReactiveStringRedisTemplate pubSub, RedirectProperties properties,
+                         JsonMapper json, MeterRegistry registry) {
+        return new RedisLinks(redis, pubSub, properties.redis(), json, registry);
     }
 
     @Bean
@@ -43,17 +52,35 @@ class RedirectConfiguration {
         return RedisTier.NONE;
     }
 
+    /** The unknown-code guard: shared in Redis when Redis is configured, else this pod's own. */
     @Bean
-    TieredLinkLookup linkLookup(NearCache near, RedisTier redis, LinkRepository database,
-                                ConnectionFactory connectionFactory, RedirectProperties properties,
-                                MeterRegistry registry) {
-        return new TieredLinkLookup(near, redis, database, BlockingDrivers.schedulerFor(connectionFactory),
-                properties.dbTimeout(), registry);
+    @RedisConfigured
+    UnknownCodeGuard sharedCodeGuard(RedisCalls redis, LinkRepository links, RedirectProperties properties,
+                                     Ticker ticker) {
+        RedirectProperties.Guard guard = properties.guard();
+        return !guard.enabled() ? UnknownCodeGuard.OFF : new RedisCodeGuard(redis, links,
+                BloomShape.of(guard.expectedLinks(), guard.falsePositiveRate()), properties.redis().keyPrefix(), ticker);
     }
 
     @Bean
-    CacheInvalidator cacheInvalidator(NearCache near, RedisTier redis, RedirectProperties properties,
-                                      MeterRegistry registry) {
-        return new CacheInvalidator(near, redis, properties, registry);
+    @Conditional(RedisConfigured.Absent.class)
+    UnknownCodeGuard localCodeGuard(LinkRepository links, RedirectProperties properties, Clock clock) {
+        RedirectProperties.Guard guard = properties.guard();
+        return !guard.enabled() ? UnknownCodeGuard.OFF : new LocalCodeGuard(links, guard.expectedLinks(),
+                guard.falsePositiveRate(), guard.refresh(), clock, Schedulers.parallel());
+    }
+
+    @Bean
+    TieredLinkLookup linkLookup(NearCache near, RedisTier redis, UnknownCodeGuard guard, LinkRepository database,
+                                ConnectionFactory connectionFactory, RedirectProperties properties,
+                                MeterRegistry registry) {
+        return new TieredLinkLookup(near, redis, guard, properties.guard(), database,
+                BlockingDrivers.schedulerFor(connectionFactory), properties.dbTimeout(), registry);
+    }
+
+    @Bean
+    CacheInvalidator cacheInvalidator(NearCache near, RedisTier redis, UnknownCodeGuard guard,
+                                      RedirectProperties properties, MeterRegistry registry) {
+        return new CacheInvalidator(near, redis, guard, properties, registry);
     }
 }

@@ -3,6 +3,8 @@ package dev.shortgate.redirect;
 import java.time.Duration;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -20,6 +22,8 @@ import org.springframework.validation.annotation.Validated;
  * @param dbTimeout       how long a redirect waits for the database (a 503 after that, never a hang)
  * @param fastPath        answer near-cache hits in the Netty pipeline, ahead of Spring's dispatcher (see
  *                        {@code FastRedirects}); off sends every redirect through the general stack
+ * @param guard           the unknown-code guard: a Bloom filter of every code, so unknown codes do not reach the
+ *                        database
  */
 @ConfigurationProperties("shortgate.redirect")
 @Validated
@@ -28,13 +32,18 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
                           @NotNull @DefaultValue("1h") Duration permanentMaxAge,
                           @NotNull @DefaultValue("5s") Duration retryAfter,
                           @NotNull @DefaultValue("1s") Duration dbTimeout,
-                          @DefaultValue("true") boolean fastPath) {
+                          @DefaultValue("true") boolean fastPath,
+                          @Valid @DefaultValue Guard guard) {
 
     RedirectProperties {
-        if (nearCache.loadDeadline().compareTo(redis.timeout().plus(dbTimeout)) <= 0) {
+        if (redis.queueingLimit().compareTo(redis.timeout()) < 0) {
+            throw new IllegalArgumentException("shortgate.redirect.redis.queueing-limit (" + redis.queueingLimit()
+                    + ") must not be below shortgate.redirect.redis.timeout (" + redis.timeout() + ")");
+        }
+        if (nearCache.loadDeadline().compareTo(redis.queueingLimit().plus(dbTimeout)) <= 0) {
             throw new IllegalArgumentException("shortgate.redirect.near-cache.load-deadline (" + nearCache.loadDeadline()
-                    + ") must exceed shortgate.redirect.redis.timeout plus shortgate.redirect.db-timeout ("
-                    + redis.timeout().plus(dbTimeout) + ")");
+                    + ") must exceed shortgate.redirect.redis.queueing-limit plus shortgate.redirect.db-timeout ("
+                    + redis.queueingLimit().plus(dbTimeout) + ")");
         }
     }
 
@@ -58,12 +67,36 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
     }
 
     /**
-     * @param timeout   how long a redirect waits for Redis before falling through to the database
+     * @param enabled           off lets every unknown code reach the database
+     * @param expectedLinks     links the filter is sized for; past this its false-positive rate rises smoothly. It
+     *                          takes about 1.8 bytes per link at 0.1% (18 MB for 10 million), in Redis when Redis is
+     *                          configured and in each pod's heap otherwise
+     * @param falsePositiveRate share of unknown codes the filter lets through to the database
+     * @param verifyPerSecond   codes the filter rejects that are still looked up, per second and pod, so a code
+     *                          that reached the database without a create (an import) is found and added
+     * @param verifyBurst       how many such look-ups may come at once
+     * @param refresh           without Redis: how often a pod adds the codes created since its last look (by other
+     *                          pods sharing the database, or inserted directly)
+     */
+    record Guard(@DefaultValue("true") boolean enabled,
+                 @Positive @DefaultValue("10000000") long expectedLinks,
+                 @DecimalMin("0.000001") @DecimalMax("0.5") @DefaultValue("0.001") double falsePositiveRate,
+                 @Positive @DefaultValue("1") long verifyPerSecond,
+                 @Positive @DefaultValue("10") long verifyBurst,
+                 @NotNull @DefaultValue("10s") Duration refresh) {
+    }
+
+    /**
+     * @param timeout   how long a redirect waits for Redis before falling through to the database, when Redis has
+     *                  answered nothing else meanwhile
+     * @param queueingLimit how long a redirect keeps waiting for Redis while Redis does answer other calls: the delay
+     *                  is then this pod's own queueing, and the answer is cheaper to wait for than the database
      * @param ttl       how long a link stays in Redis after it was last written there
      * @param keyPrefix prefix of every key and channel Shortgate uses, so several deployments can share a server
      * @param repair    background retries of a link change Redis could not take when it was made
      */
     record Redis(@NotNull @DefaultValue("100ms") Duration timeout,
+                 @NotNull @DefaultValue("500ms") Duration queueingLimit,
                  @NotNull @DefaultValue("1h") Duration ttl,
                  @NotBlank @DefaultValue("sg:") String keyPrefix,
                  @Valid @DefaultValue Repair repair) {

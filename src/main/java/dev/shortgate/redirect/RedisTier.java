@@ -1,7 +1,5 @@
 package dev.shortgate.redirect;
 
-import java.util.function.Supplier;
-
 import dev.shortgate.link.Link;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -17,7 +15,13 @@ interface RedisTier {
      * The answer for a code from this tier, or from {@code below} when this tier does not hold it or cannot
      * answer in time; what {@code below} finds is written back here. Errors only when {@code below} does.
      */
-    Mono<LinkLookup.Found> find(String code, Supplier<Mono<LinkLookup.Found>> below);
+    Mono<LinkLookup.Found> find(String code, Below below);
+
+    /** What lies below this tier, told whether this tier answered (it does not hold the code) or could not answer. */
+    @FunctionalInterface
+    interface Below {
+        Mono<LinkLookup.Found> find(boolean answered);
+    }
 
     /** Writes a created or changed link (a tombstone for a deleted one) over whatever this tier holds. */
     Mono<Void> put(Link link);
@@ -34,8 +38,8 @@ interface RedisTier {
     /** No shared tier: lookups go straight below, writes and messages go nowhere. */
     RedisTier NONE = new RedisTier() {
         @Override
-        public Mono<LinkLookup.Found> find(String code, Supplier<Mono<LinkLookup.Found>> below) {
-            return below.get();
+        public Mono<LinkLookup.Found> find(String code, Below below) {
+            return below.find(true);
         }
 
         @Override

@@ -4,31 +4,54 @@ import java.time.Duration;
 
 import dev.shortgate.link.LinkRepository;
 import dev.shortgate.redirect.LinkLookup.Found;
+import io.github.bucket4j.Bucket;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Near cache, then the shared Redis tier, then the database; what a lower tier finds is written back to the tiers
- * above it. A Redis failure falls through to the database. A database failure is an error (the handler answers
- * 503) and is not remembered, so the next request tries again.
+ * Near cache, then the shared Redis tier, then the unknown-code guard, then the database; what a lower tier finds is
+ * written back to the tiers above it. A Redis failure falls through to the database (the guard, kept in Redis, is
+ * skipped then). A database failure is an error (the handler answers 503) and is not remembered, so the next request
+ * tries again.
+ *
+ * <p>A code the guard says was never created is answered 404 without a query, except that a few such codes a
+ * second ({@code guard.verify-per-second}) are still looked up: a code that reached the database some other way
+ * than a create (an import, a copy between tables) is then found, and added to the guard, instead of staying 404.
  */
 final class TieredLinkLookup implements LinkLookup {
 
     private final NearCache near;
     private final RedisTier redis;
+    private final UnknownCodeGuard guard;
+    private final Bucket verifications;
     private final LinkRepository database;
     private final Scheduler dbScheduler;
     private final Duration dbTimeout;
     private final Counter dbHits;
     private final Counter dbMisses;
     private final Counter dbErrors;
+    private final Counter guardRejected;
+    private final Counter guardHealed;
 
-    TieredLinkLookup(NearCache near, RedisTier redis, LinkRepository database, Scheduler dbScheduler,
-                     Duration dbTimeout, MeterRegistry registry) {
+    TieredLinkLookup(NearCache near, RedisTier redis, UnknownCodeGuard guard, RedirectProperties.Guard guarding,
+                     LinkRepository database, Scheduler dbScheduler, Duration dbTimeout, MeterRegistry registry) {
         this.near = near;
         this.redis = redis;
+        this.guard = guard;
+        this.verifications = Bucket.builder().addLimit(limit -> limit.capacity(guarding.verifyBurst())
+                .refillGreedy(guarding.verifyPerSecond(), Duration.ofSeconds(1))).build();
+        this.guardRejected = Counter.builder("shortgate.guard.rejected")
+                .description("Lookups the unknown-code guard answered 404 without a database query")
+                .register(registry);
+        this.guardHealed = Counter.builder("shortgate.guard.healed")
+                .description("Codes the database found that the unknown-code guard did not hold (now added)")
+                .register(registry);
+        Gauge.builder("shortgate.guard.ready", guard, g -> g.ready() ? 1 : 0)
+                .description("1 when the unknown-code guard is built and readable, 0 while every code gets through")
+                .register(registry);
         this.database = database;
         this.dbScheduler = dbScheduler;
         this.dbTimeout = dbTimeout;
@@ -52,7 +75,23 @@ final class TieredLinkLookup implements LinkLookup {
     }
 
     private Mono<Found> load(String code) {
-        return redis.find(code, () -> fromDatabase(code));
+        return redis.find(code, redisAnswered -> redisAnswered ? guarded(code) : fromDatabase(code));
+    }
+
+    private Mono<Found> guarded(String code) {
+        return guard.mayExist(code).flatMap(mayExist -> {
+            if (mayExist) {
+                return fromDatabase(code);
+            }
+            if (!verifications.tryConsume(1)) {
+                guardRejected.increment();
+                return Mono.just(Found.of(null, Tier.GUARD));
+            }
+            return fromDatabase(code).doOnNext(found -> found.link().ifPresent(link -> {
+                guardHealed.increment();
+                guard.add(code).subscribe(null, error -> { }); // best effort: the next verification tries again
+            }));
+        });
     }
 
     private Mono<Found> fromDatabase(String code) {

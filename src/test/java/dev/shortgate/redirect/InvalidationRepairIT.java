@@ -37,7 +37,7 @@ class InvalidationRepairIT {
         pods.b().web().get().uri("/repair-me").exchange()
                 .expectHeader().valueEquals("Location", "https://example.com/v1");
 
-        var breaker = pods.a().bean(RedisLinks.class).circuitBreaker();
+        var breaker = pods.a().bean(RedisCalls.class).circuitBreaker();
         breaker.transitionToForcedOpenState();
         try {
             pods.a().web().patch().uri("/api/v1/links/repair-me").contentType(MediaType.APPLICATION_JSON)

@@ -105,7 +105,8 @@ class RedirectTest {
         web.get().uri("/Unknown42").exchange().expectStatus().isNotFound();
         web.get().uri("/Unknown42").exchange().expectStatus().isNotFound();
         web.get().uri("/Unknown42").exchange().expectStatus().isNotFound();
-        assertThat(dbLookups("miss")).isEqualTo(before + 1);
+        // once at most: the unknown-code guard may answer without the database at all
+        assertThat(dbLookups("miss")).isBetween(before, before + 1);
     }
 
     @Test

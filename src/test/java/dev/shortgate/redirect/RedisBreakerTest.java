@@ -10,17 +10,21 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
- * What counts against the Redis breaker: what Redis did, not what the pod did. Timeouts while Redis keeps
- * answering other calls are the pod's own queueing (a saturated CPU) and leave the breaker closed; timeouts
- * while Redis answers nothing, and refused or reset connections, open it.
+ * What counts against the Redis breaker, and how long a call waits: what Redis did, not what the pod did. Timeouts
+ * while Redis keeps answering other calls are the pod's own queueing (a saturated CPU): the call waits on, up to a
+ * limit, and the breaker stays closed. Timeouts while Redis answers nothing, and refused or reset connections,
+ * fail at once and open it.
  */
 class RedisBreakerTest {
 
     final AtomicLong nanos = new AtomicLong();
-    final RedisLinks.Liveness liveness = new RedisLinks.Liveness(nanos::get, Duration.ofMillis(100));
-    final CircuitBreaker breaker = CircuitBreaker.of("redis", RedisLinks.breakerConfig(liveness));
+    final RedisCalls.Liveness liveness = new RedisCalls.Liveness(nanos::get, Duration.ofMillis(100));
+    final CircuitBreaker breaker = CircuitBreaker.of("redis", RedisCalls.breakerConfig(liveness));
 
     @Test
     void timeoutsWhileRedisKeepsAnsweringOtherCallsDoNotOpenTheBreaker() {
@@ -44,6 +48,33 @@ class RedisBreakerTest {
             breaker.onError(100, TimeUnit.MILLISECONDS, new TimeoutException("no answer"));
         }
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    }
+
+    @Test
+    void callGivesUpAfterOneTimeoutWhenRedisAnswersNothing() {
+        VirtualTimeScheduler timer = VirtualTimeScheduler.create();
+        StepVerifier.create(Mono.never().timeout(RedisCalls.giveUp(Duration.ofMillis(100), 4, liveness, timer)))
+                .then(() -> timer.advanceTimeBy(Duration.ofMillis(99)))
+                .expectNoEvent(Duration.ZERO)
+                .then(() -> timer.advanceTimeBy(Duration.ofMillis(1)))
+                .expectError(TimeoutException.class)
+                .verify(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void callWaitsOnWhileRedisAnswersOtherCallsUpToItsLimit() {
+        VirtualTimeScheduler timer = VirtualTimeScheduler.create();
+        Runnable busyButAnswering = () -> { // 100 ms pass, and Redis answered something in them
+            nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(100));
+            liveness.answered();
+            timer.advanceTimeBy(Duration.ofMillis(100));
+        };
+        StepVerifier.create(Mono.never().timeout(RedisCalls.giveUp(Duration.ofMillis(100), 4, liveness, timer)))
+                .then(busyButAnswering).then(busyButAnswering).then(busyButAnswering).then(busyButAnswering)
+                .expectNoEvent(Duration.ZERO) // 400 ms: still waiting
+                .then(busyButAnswering)
+                .expectError(TimeoutException.class) // 500 ms: the limit
+                .verify(Duration.ofSeconds(1));
     }
 
     @Test

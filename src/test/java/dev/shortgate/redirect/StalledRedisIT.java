@@ -66,7 +66,7 @@ class StalledRedisIT {
     void timeoutsWhileRedisAnswersNothingOpenTheBreaker() {
         String code = create("https://example.com/breaker");
         redis.silence();
-        var breaker = pods.app().bean(RedisLinks.class).circuitBreaker();
+        var breaker = pods.app().bean(RedisCalls.class).circuitBreaker();
         for (int i = 0; i < 25; i++) {
             pods.app().bean(NearCache.class).invalidate(code);
             web().get().uri("/" + code).exchange().expectStatus().isFound();

@@ -1,0 +1,140 @@
+package dev.shortgate.redirect;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shortgate.system.SharedRedis;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Every Redis call of the redirect feature (the link tier and the unknown-code guard) goes through here: a timeout,
+ * one circuit breaker, and an error counter per operation.
+ *
+ * <p>Both judge what Redis did, not what this pod did. A call that has waited {@code timeout} fails then if Redis
+ * has answered nothing else meanwhile (Redis is down or hung: fall through to the database, and count it against
+ * the breaker). If Redis has answered other calls meanwhile, the wait is this pod's own queueing (a saturated CPU,
+ * busy event loops): the answer is most likely already on its way, and the database would cost more than waiting
+ * for it, so the call waits on, up to {@code queueing-limit}; a timeout then is ignored by the breaker. Refused or
+ * reset connections and Redis errors always count. An overloaded pod thus neither opens its breaker nor sends every
+ * lookup to the slower database exactly when it can least afford it.
+ */
+final class RedisCalls {
+
+    enum Operation { GET, SET, DELETE, PUBLISH, GUARD }
+
+    private final SharedRedis redis;
+    private final Duration timeout;
+    private final int patience; // further timeouts to wait while Redis keeps answering
+    private final Scheduler timer;
+    private final Liveness liveness;
+    private final CircuitBreaker breaker;
+    private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
+
+    RedisCalls(SharedRedis redis, Duration timeout, Duration queueingLimit, Ticker ticker, Scheduler timer,
+               MeterRegistry registry) {
+        this.redis = redis;
+        this.timeout = timeout;
+        this.patience = (int) Math.max(0, queueingLimit.toNanos() / timeout.toNanos() - 1);
+        this.timer = timer;
+        this.liveness = new Liveness(ticker, timeout);
+        CircuitBreakerRegistry breakers = CircuitBreakerRegistry.of(breakerConfig(liveness));
+        this.breaker = breakers.circuitBreaker("redis");
+        TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(registry);
+        // Registered up front, so dashboards and alerts see 0 rather than no series before the first error.
+        for (Operation operation : Operation.values()) {
+            errors.put(operation, Counter.builder("shortgate.redis.errors")
+                    .description("Redis calls that failed, timed out or were refused by the open circuit breaker")
+                    .tag("operation", operation.name().toLowerCase(Locale.ROOT))
+                    .register(registry));
+        }
+    }
+
+    /** Runs a command on the shared connection, bounded and guarded as described above. */
+    <T> Mono<T> call(Operation operation, Function<SharedRedis.Commands, Publisher<T>> command) {
+        return redis.commands()
+                .flatMap(commands -> Mono.from(command.apply(commands)))
+                .doOnEach(signal -> {
+                    if (signal.isOnNext() || signal.isOnComplete()) {
+                        liveness.answered();
+                    }
+                })
+                .timeout(giveUp(timeout, patience, liveness, timer))
+                .transformDeferred(CircuitBreakerOperator.of(breaker))
+                .doOnError(e -> errors.get(operation).increment());
+    }
+
+    /**
+     * Fires at the first multiple of the timeout at which Redis has answered nothing for a whole timeout, and at the
+     * latest after {@code patience} more timeouts.
+     */
+    static Mono<Long> giveUp(Duration timeout, int patience, Liveness liveness, Scheduler timer) {
+        return Flux.interval(timeout, timeout, timer)
+                .filter(tick -> tick >= patience || !liveness.answeredWithin())
+                .next();
+    }
+
+    /** The connection's commands without timeout or breaker, for long background work (building the guard). */
+    Mono<SharedRedis.Commands> unguarded() {
+        return redis.commands();
+    }
+
+    /** The breaker; tests force it open to stand for a Redis that refuses calls. */
+    CircuitBreaker circuitBreaker() {
+        return breaker;
+    }
+
+    /** The breaker: opens when half of the last 50 calls (20 at least) failed in a way {@code liveness} blames on Redis. */
+    static CircuitBreakerConfig breakerConfig(Liveness liveness) {
+        return CircuitBreakerConfig.custom()
+                .slidingWindowSize(50)
+                .minimumNumberOfCalls(20)
+                .failureRateThreshold(50)
+                .ignoreException(liveness::isLocalQueueing)
+                .waitDurationInOpenState(Duration.ofSeconds(5))
+                .permittedNumberOfCallsInHalfOpenState(5)
+                .build();
+    }
+
+    /** Whether Redis is answering at all: when it last answered any call. */
+    static final class Liveness {
+
+        private final Ticker ticker;
+        private final long timeout;
+        private volatile long lastAnswer; // ticker nanos of Redis's latest reply to any call
+
+        Liveness(Ticker ticker, Duration timeout) {
+            this.ticker = ticker;
+            this.timeout = timeout.toNanos();
+            this.lastAnswer = ticker.read() - 2 * this.timeout;
+        }
+
+        void answered() {
+            lastAnswer = ticker.read();
+        }
+
+        /** Whether Redis answered some call within the last timeout. */
+        boolean answeredWithin() {
+            return ticker.read() - lastAnswer < timeout;
+        }
+
+        /** A timeout while Redis answered other calls within the last timeout: this pod's queueing, not Redis's fault. */
+        boolean isLocalQueueing(Throwable error) {
+            return error instanceof TimeoutException && answeredWithin();
+        }
+    }
+}
