@@ -5,6 +5,7 @@
   record  turn one wrk run (BENCH_JSON line), CPU ticks and two Prometheus scrapes into a run's JSON file
   combine turn a scenario's measured runs into its result: the median run, with min and max
   heap    turn two `jcmd GC.class_histogram` outputs into bytes per cached link
+  jfr     the hottest frames of a JFR recording's CPU samples (self and inclusive), and CPU by library
   report  print the table (Markdown) and write result.json
 """
 import argparse
@@ -287,6 +288,59 @@ def heap(args):
         print(f"  {t['bytes_per_link']:>8} B/link  {t['instances']:>9} x {t['class']}")
 
 
+# ---------------------------------------------------------------- jfr
+
+LIBRARIES = [("dev.shortgate.", "shortgate"), ("io.netty.", "netty"), ("reactor.netty.", "reactor-netty"),
+             ("reactor.", "reactor-core"), ("org.springframework.", "spring"), ("io.lettuce.", "lettuce"),
+             ("io.asyncer.", "r2dbc-mysql"), ("io.r2dbc.", "r2dbc"), ("com.github.benmanes.caffeine.", "caffeine"),
+             ("io.micrometer.", "micrometer"), ("tools.jackson.", "jackson"), ("com.fasterxml.", "jackson"),
+             ("nl.basjes.", "yauaa"), ("io.github.resilience4j.", "resilience4j"), ("java.", "jdk"),
+             ("jdk.", "jdk"), ("sun.", "jdk")]
+
+
+def library(frame):
+    for prefix, name in LIBRARIES:
+        if frame.startswith(prefix):
+            return name
+    return "other"
+
+
+def jfr(args):
+    """CPU samples of a recording: hottest frames by own time and by inclusive time, and own time by library."""
+    import collections
+    import subprocess
+    out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "64", "--events", "jdk.ExecutionSample",
+                          args.file], capture_output=True, text=True, check=True).stdout
+    events = json.loads(out)["recording"]["events"]
+    own, inclusive, libs = collections.Counter(), collections.Counter(), collections.Counter()
+    for e in events:
+        frames = [f"{f['method']['type']['name']}.{f['method']['name']}".replace("/", ".")
+                  for f in e["values"]["stackTrace"]["frames"]]
+        if not frames:
+            continue
+        own[frames[0]] += 1
+        libs[library(frames[0])] += 1
+        for f in set(frames):
+            if "$$Lambda" not in f:
+                inclusive[f] += 1
+    n = sum(own.values()) or 1
+    print(f"{n} CPU samples in {args.file}")
+    print("\nOwn time by library:")
+    for lib, c in libs.most_common():
+        print(f"  {c / n:6.1%}  {lib}")
+    print(f"\nTop {args.top} frames by own time:")
+    for f, c in own.most_common(args.top):
+        print(f"  {c / n:6.1%}  {f}")
+    print(f"\nTop {args.top} frames by inclusive time (shortgate, spring, lettuce, r2dbc, reactor-netty):")
+    shown = 0
+    for f, c in inclusive.most_common():
+        if library(f) in ("shortgate", "spring", "lettuce", "r2dbc-mysql", "r2dbc", "reactor-netty", "micrometer"):
+            print(f"  {c / n:6.1%}  {f}")
+            shown += 1
+            if shown >= args.top:
+                break
+
+
 # ---------------------------------------------------------------- report
 
 def fmt(v, spec="{:,.0f}"):
@@ -493,6 +547,11 @@ def main():
     h.add_argument("--fill-seconds", type=float)
     h.add_argument("--out", required=True)
     h.set_defaults(fn=heap)
+
+    j = sub.add_parser("jfr")
+    j.add_argument("--file", required=True)
+    j.add_argument("--top", type=int, default=30)
+    j.set_defaults(fn=jfr)
 
     o = sub.add_parser("report")
     o.add_argument("--dir", required=True)

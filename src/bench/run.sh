@@ -37,6 +37,7 @@ NGINX_PORT=${NGINX_PORT:-18088}
 JAR=${JAR:-$ROOT/target/shortgate.jar}
 OUT_DIR=${OUT_DIR:-$ROOT/target/bench}
 KEEP_DB=${KEEP_DB:-0}
+PROFILE=${PROFILE:-0}              # 1: record each app with JFR and print its hottest frames per scenario
 
 usage() {
   cat <<EOF
@@ -55,6 +56,7 @@ Usage: src/bench/run.sh [options]
       --heap-links N    links in the near cache for heap (default $HEAP_LINKS)        env HEAP_LINKS
       --batch-calls N   batch calls of 1000 links for shorten-batch (default $BATCH_CALLS) env BATCH_CALLS
       --keep-db         keep the benchmark databases (default: dropped on exit)         env KEEP_DB=1
+      --profile         record each scenario's measured runs with JFR; print the hottest frames  env PROFILE=1
   -h, --help
 Ports (loopback): APP_PORT=$APP_PORT MGMT_PORT=$MGMT_PORT NGINX_PORT=$NGINX_PORT. Output: $OUT_DIR/result.json
 EOF
@@ -74,6 +76,7 @@ while [ $# -gt 0 ]; do
     --heap-links) HEAP_LINKS=$2; shift 2 ;;
     --batch-calls) BATCH_CALLS=$2; shift 2 ;;
     --keep-db) KEEP_DB=1; shift ;;
+    --profile) PROFILE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -226,6 +229,11 @@ measure() {
     log "$name: warm-up $WARMUP"
     run_wrk "$RUN_DIR/$name.warmup.txt" "$WARMUP" "$script" "$url"
   fi
+  local profiling=""
+  if [ "$PROFILE" = 1 ] && [ "$name" != nginx ] && [ -n "$APP_PID" ]; then # the measured runs only, not startup
+    profiling="$RUN_DIR/profile-$name.jfr"
+    jcmd "$APP_PID" JFR.start name=bench settings=profile filename="$profiling" >/dev/null
+  fi
   for ((run = 1; run <= RUNS; run++)); do
     local tag="$name.run$run" before after
     scrape "$RUN_DIR/$tag.prom-before.txt"
@@ -241,6 +249,11 @@ measure() {
       --out "$RUN_DIR/$tag.json"
     runs+=("$RUN_DIR/$tag.json")
   done
+  if [ -n "$profiling" ]; then
+    jcmd "$APP_PID" JFR.stop name=bench >/dev/null
+    python3 "$BENCH_DIR/bench.py" jfr --file "$profiling" >"$RUN_DIR/profile-$name.txt" 2>&1 || true
+    log "$name: profile in $RUN_DIR/profile-$name.txt"
+  fi
   python3 "$BENCH_DIR/bench.py" combine --out "$RUN_DIR/scenario-$name.json" "${runs[@]}"
   python3 - "$RUN_DIR/scenario-$name.json" <<'EOF' >&2
 import json, sys

@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import reactor.core.Disposable;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,6 +38,12 @@ class RedirectConfiguration {
     RedisCalls redisCalls(SharedRedis redis, RedirectProperties properties, Ticker ticker, MeterRegistry registry) {
         return new RedisCalls(redis, properties.redis().timeout(), properties.redis().queueingLimit(), ticker, DEADLINES,
                 registry);
+    }
+
+    @Bean(destroyMethod = "dispose")
+    @RedisConfigured
+    Disposable redisHeartbeat(RedisCalls redis, RedirectProperties properties) {
+        return redis.heartbeat(properties.redis().queueingLimit());
     }
 
     @Bean
@@ -75,7 +82,8 @@ class RedirectConfiguration {
                                 ConnectionFactory connectionFactory, RedirectProperties properties,
                                 MeterRegistry registry) {
         return new TieredLinkLookup(near, redis, guard, properties.guard(), database,
-                BlockingDrivers.schedulerFor(connectionFactory), properties.dbTimeout(), registry);
+                BlockingDrivers.schedulerFor(connectionFactory), properties.dbTimeout(), properties.maxDbLookups(),
+                registry);
     }
 
     @Bean

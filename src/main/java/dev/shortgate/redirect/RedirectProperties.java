@@ -24,6 +24,8 @@ import org.springframework.validation.annotation.Validated;
  *                        {@code FastRedirects}); off sends every redirect through the general stack
  * @param guard           the unknown-code guard: a Bloom filter of every code, so unknown codes do not reach the
  *                        database
+ * @param maxDbLookups    redirect lookups waiting on the database at once per pod; past this a lookup answers 503 at
+ *                        once rather than queue for a connection (keep it a little above the pool's max size)
  */
 @ConfigurationProperties("shortgate.redirect")
 @Validated
@@ -33,7 +35,8 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
                           @NotNull @DefaultValue("5s") Duration retryAfter,
                           @NotNull @DefaultValue("1s") Duration dbTimeout,
                           @DefaultValue("true") boolean fastPath,
-                          @Valid @DefaultValue Guard guard) {
+                          @Valid @DefaultValue Guard guard,
+                          @Positive @DefaultValue("40") int maxDbLookups) {
 
     RedirectProperties {
         if (redis.queueingLimit().compareTo(redis.timeout()) < 0) {

@@ -17,6 +17,7 @@ import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOper
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -88,6 +89,23 @@ final class RedisCalls {
                 .next();
     }
 
+    /**
+     * Keeps {@link Liveness} true to Redis while few or no calls are made (an open breaker lets none through): every
+     * timeout without an answer, one {@code PING}, waited for up to the queueing limit. Without it, a breaker that had
+     * opened would judge its first probes by a silence of its own making.
+     */
+    Disposable heartbeat(Duration queueingLimit) {
+        return Flux.interval(timeout, timeout, timer)
+                .onBackpressureDrop() // ticks while a PING is out are skipped
+                .filter(tick -> !liveness.answeredWithin())
+                .concatMap(tick -> redis.commands()
+                        .flatMap(commands -> commands.server().ping())
+                        .timeout(queueingLimit, timer)
+                        .doOnNext(pong -> liveness.answered())
+                        .onErrorResume(error -> Mono.empty()), 1)
+                .subscribe();
+    }
+
     /** The connection's commands without timeout or breaker, for long background work (building the guard). */
     Mono<SharedRedis.Commands> unguarded() {
         return redis.commands();
@@ -98,13 +116,16 @@ final class RedisCalls {
         return breaker;
     }
 
-    /** The breaker: opens when half of the last 50 calls (20 at least) failed in a way {@code liveness} blames on Redis. */
+    /**
+     * The breaker: opens when half of the last 50 calls (20 at least) failed in a way {@code liveness} blames on Redis.
+     * Calls made before the connection was first opened fail at once and say nothing about Redis: they are ignored.
+     */
     static CircuitBreakerConfig breakerConfig(Liveness liveness) {
         return CircuitBreakerConfig.custom()
                 .slidingWindowSize(50)
                 .minimumNumberOfCalls(20)
                 .failureRateThreshold(50)
-                .ignoreException(liveness::isLocalQueueing)
+                .ignoreException(error -> error instanceof SharedRedis.NotConnected || liveness.isLocalQueueing(error))
                 .waitDurationInOpenState(Duration.ofSeconds(5))
                 .permittedNumberOfCallsInHalfOpenState(5)
                 .build();

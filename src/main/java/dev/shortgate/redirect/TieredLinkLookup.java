@@ -1,6 +1,7 @@
 package dev.shortgate.redirect;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.shortgate.link.LinkRepository;
 import dev.shortgate.redirect.LinkLookup.Found;
@@ -17,6 +18,9 @@ import reactor.core.scheduler.Scheduler;
  * skipped then). A database failure is an error (the handler answers 503) and is not remembered, so the next request
  * tries again.
  *
+ * <p>Database lookups in flight are bounded ({@code max-db-lookups}, a little above the connection pool): past that a
+ * lookup answers 503 at once instead of queueing for a connection, so a slow database cannot pile requests up.
+ *
  * <p>A code the guard says was never created is answered 404 without a query, except that a few such codes a
  * second ({@code guard.verify-per-second}) are still looked up: a code that reached the database some other way
  * than a create (an import, a copy between tables) is then found, and added to the guard, instead of staying 404.
@@ -30,6 +34,8 @@ final class TieredLinkLookup implements LinkLookup {
     private final LinkRepository database;
     private final Scheduler dbScheduler;
     private final Duration dbTimeout;
+    private final int maxDbLookups;
+    private final AtomicInteger dbLookups = new AtomicInteger();
     private final Counter dbHits;
     private final Counter dbMisses;
     private final Counter dbErrors;
@@ -37,7 +43,8 @@ final class TieredLinkLookup implements LinkLookup {
     private final Counter guardHealed;
 
     TieredLinkLookup(NearCache near, RedisTier redis, UnknownCodeGuard guard, RedirectProperties.Guard guarding,
-                     LinkRepository database, Scheduler dbScheduler, Duration dbTimeout, MeterRegistry registry) {
+                     LinkRepository database, Scheduler dbScheduler, Duration dbTimeout, int maxDbLookups,
+                     MeterRegistry registry) {
         this.near = near;
         this.redis = redis;
         this.guard = guard;
@@ -55,6 +62,7 @@ final class TieredLinkLookup implements LinkLookup {
         this.database = database;
         this.dbScheduler = dbScheduler;
         this.dbTimeout = dbTimeout;
+        this.maxDbLookups = maxDbLookups;
         this.dbHits = lookups(registry, "db", "hit");
         this.dbMisses = lookups(registry, "db", "miss");
         this.dbErrors = lookups(registry, "db", "error");
@@ -95,12 +103,17 @@ final class TieredLinkLookup implements LinkLookup {
     }
 
     private Mono<Found> fromDatabase(String code) {
+        if (dbLookups.incrementAndGet() > maxDbLookups) {
+            dbLookups.decrementAndGet();
+            return Mono.error(NearCache.Shed.INSTANCE); // the pool is saturated: answer now rather than queue behind it
+        }
         return database.findByCode(code)
                 .subscribeOn(dbScheduler)
                 .timeout(dbTimeout)
                 .map(link -> Found.of(link, Tier.DB))
                 .defaultIfEmpty(Found.of(null, Tier.DB))
                 .doOnNext(found -> (found.link().isPresent() ? dbHits : dbMisses).increment())
-                .doOnError(error -> dbErrors.increment());
+                .doOnError(error -> dbErrors.increment())
+                .doFinally(signal -> dbLookups.decrementAndGet());
     }
 }

@@ -141,6 +141,15 @@ public final class TestServers {
             }
         }
 
+        /** A JDBC connection of this database's own, for a test that holds a lock or a transaction open. */
+        public Connection connection() {
+            try {
+                return DriverManager.getConnection(jdbcUrl(name), user(), password());
+            } catch (SQLException e) {
+                throw new IllegalStateException("Could not connect to " + name, e);
+            }
+        }
+
         private String jdbcUrl(String database) {
             return "jdbc:mariadb://" + host() + "/" + database;
         }
