@@ -3,20 +3,14 @@ package dev.shortgate.redirect;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.time.Clock;
+import java.util.ArrayDeque;
 import java.util.List;
 
-import dev.shortgate.link.Link;
 import dev.shortgate.redirect.LinkLookup.Found;
-import dev.shortgate.redirect.RedirectMetrics.Outcome;
-import dev.shortgate.security.ApiRateLimiter;
+import dev.shortgate.redirect.Redirects.Reply;
 import dev.shortgate.security.ClientIpResolver;
-import dev.shortgate.system.ProblemException;
-import dev.shortgate.visit.VisitCounts;
-import dev.shortgate.visit.VisitRecorder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
@@ -32,54 +26,44 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * The fast path: {@code GET} and {@code HEAD} of {@code /{code}} answered from a near-cache entry that is already
- * there, in the Netty pipeline ahead of Reactor Netty's HTTP handling and Spring's dispatcher. A hit costs a
- * cache lookup, the link's headers (built once per cached link, see {@link RedirectAnswer}), the visit hand-over
- * and a timer; none of the per-request machinery of the general stack.
+ * The fast path: {@code GET} and {@code HEAD} of {@code /{code}} answered in the Netty pipeline of the traffic port,
+ * ahead of Reactor Netty's HTTP handling and Spring's dispatcher. A near-cache hit is answered at once, on the event
+ * loop, from headers built once per cached link; a miss is looked up through the tiers and answered when the lookup
+ * completes, without the per-request machinery of the general stack. Both answer as {@link Redirects} decides, the
+ * same decision the general route renders.
  *
- * <p>It answers exactly as {@link RedirectHandler} does: the link's status and headers, query forwarding,
- * expired, capped, disabled and deleted links, unknown codes (404, and 429 past the client's unknown-code budget),
- * the same metrics (tier {@code near}), a visit for each GET that redirects and none for HEAD. Whatever it cannot
- * answer from memory alone it hands on untouched: a code not cached or still loading, a capped link whose visit
- * count is not at hand, any other path or method, a request with a body or {@code Expect}, and every request on a
- * connection while an earlier one is still being answered by the general stack, so pipelined answers keep their
- * order. One handler per connection, on that connection's event loop.
+ * <p>Whatever does not look like a plain redirect request is handed on untouched to the general stack: another path
+ * or method, a percent-encoded or over-long code, a request with a body or {@code Expect}, and every request on a
+ * connection while the general stack is still answering an earlier one there. Requests that arrive on a connection
+ * while one is being looked up here wait their turn, so pipelined answers keep their order. One handler per
+ * connection, on that connection's event loop.
  */
 final class FastRedirects {
 
     private static final int MAX_CODE_LENGTH = 64;
 
     private final NearCache near;
-    private final RedirectAnswer.Factory answers;
-    private final VisitRecorder visits;
-    private final VisitCounts visitCounts;
-    private final ClientIpResolver clientIps;
-    private final ApiRateLimiter rateLimiter;
-    private final Clock clock;
+    private final Redirects redirects;
     private final RedirectMetrics metrics;
+    private final ClientIpResolver clientIps;
     private final Counter answered;
     private volatile int port = -1; // the traffic port, once the server has bound it; the management port is not served
 
-    FastRedirects(NearCache near, RedirectAnswer.Factory answers, VisitRecorder visits, VisitCounts visitCounts,
-                  ClientIpResolver clientIps, ApiRateLimiter rateLimiter, Clock clock, RedirectMetrics metrics,
+    FastRedirects(NearCache near, Redirects redirects, RedirectMetrics metrics, ClientIpResolver clientIps,
                   MeterRegistry registry) {
         this.near = near;
-        this.answers = answers;
-        this.visits = visits;
-        this.visitCounts = visitCounts;
-        this.clientIps = clientIps;
-        this.rateLimiter = rateLimiter;
-        this.clock = clock;
+        this.redirects = redirects;
         this.metrics = metrics;
+        this.clientIps = clientIps;
         this.answered = Counter.builder("shortgate.redirect.fast")
-                .description("Redirect requests answered on the fast path, from the near cache alone")
+                .description("Redirect requests answered on the fast path, below Spring's dispatcher")
                 .register(registry);
     }
 
@@ -121,18 +105,24 @@ final class FastRedirects {
         return i > 1 && (i == length || uri.charAt(i) == '?') ? i : -1;
     }
 
-    /** One connection's state: whether the general stack is answering a request, and what to skip. */
+    /** One connection's state: who is answering its current request, and what waits behind it. */
     final class Connection extends ChannelDuplexHandler {
 
         private int handedOn;          // requests given to the general stack and not yet answered by it
-        private boolean discarding;    // the rest of a request answered here (its empty last content) is skipped
+        private boolean lookingUp;     // a request of this connection is being looked up here
+        private boolean discarding;    // the rest of a request taken here (its empty last content) is skipped
         private boolean flushPending;
+        private final ArrayDeque<Object> waiting = new ArrayDeque<>(2); // read while a lookup was in flight
+        private InetAddress peer;
         private InetAddress client;    // the peer, when no trusted proxy stands in front of it
         private boolean peerTrusted;
-        private InetAddress peer;
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (lookingUp) {
+                waiting.add(msg);
+                return;
+            }
             if (discarding) {
                 if (msg instanceof HttpContent) {
                     discarding = !(msg instanceof LastHttpContent);
@@ -142,7 +132,7 @@ final class FastRedirects {
                 discarding = false;
             }
             if (msg instanceof HttpRequest request) {
-                if (handedOn == 0 && answer(ctx, request)) {
+                if (handedOn == 0 && take(ctx, request)) {
                     discarding = !(msg instanceof LastHttpContent);
                     ReferenceCountUtil.release(msg);
                     return;
@@ -157,13 +147,19 @@ final class FastRedirects {
             if (flushPending) {
                 flushPending = false;
                 ctx.flush();
-                // Reactor Netty reads on demand (auto-read off) and asks for more only after answering a request
-                // itself; after one answered here, the next must be asked for here, or the connection stops reading.
-                if (handedOn == 0 && !ctx.channel().config().isAutoRead()) {
-                    ctx.read();
-                }
+                readOn(ctx);
             }
             ctx.fireChannelReadComplete();
+        }
+
+        /**
+         * Reactor Netty reads on demand (auto-read off) and asks for more only after answering a request itself;
+         * after one answered here, the next must be asked for here, or the connection stops reading.
+         */
+        private void readOn(ChannelHandlerContext ctx) {
+            if (handedOn == 0 && !lookingUp && !ctx.channel().config().isAutoRead()) {
+                ctx.read();
+            }
         }
 
         @Override
@@ -175,8 +171,14 @@ final class FastRedirects {
             ctx.write(msg, promise);
         }
 
-        /** Answers the request from the near cache if it can; {@code false} hands it on untouched. */
-        private boolean answer(ChannelHandlerContext ctx, HttpRequest request) {
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            releaseWaiting();
+            super.channelInactive(ctx);
+        }
+
+        /** Takes the request if it is a plain redirect request: answers it now, or starts looking it up. */
+        private boolean take(ChannelHandlerContext ctx, HttpRequest request) {
             HttpMethod method = request.method();
             boolean get = HttpMethod.GET.equals(method);
             if (!get && !HttpMethod.HEAD.equals(method) || !request.decoderResult().isSuccess()) {
@@ -192,89 +194,69 @@ final class FastRedirects {
             if (end < 0) {
                 return false;
             }
-            String code = uri.substring(1, end);
-            Found found = near.getIfReady(code);
-            if (found == null) {
-                return false;
+            Redirects.Request redirect = new Redirects.Request(uri.substring(1, end), get,
+                    end < uri.length() ? uri.substring(end + 1) : null, clientIp(ctx, headers),
+                    headers.get(HttpHeaderNames.USER_AGENT), headers.get(HttpHeaderNames.REFERER));
+            Found found = near.getIfReady(redirect.code());
+            Reply reply = found == null ? null : redirects.answer(redirect, found, Tier.NEAR, metrics.start());
+            if (reply != null) {
+                respond(ctx, request, reply);
+                flushPending = true;
+                return true;
             }
-            long start = metrics.start();
-            RedirectAnswer answer = found.answer(answers);
-            if (answer == null) {
-                return unknown(ctx, request, start);
-            }
-            Link link = answer.link;
-            if (!answer.alwaysActive) {
-                switch (link.stateAt(clock.instant())) {
-                    case EXPIRED -> {
-                        return problem(ctx, request, start, Outcome.GONE, RedirectProblems.GONE, null);
-                    }
-                    case DISABLED, DELETED -> {
-                        return unknown(ctx, request, start);
-                    }
-                    case ACTIVE -> {
-                        if (link.maxVisits() != null) {
-                            Long visited = visitCounts.fresh(code);
-                            if (visited == null) {
-                                return false; // the count needs a query: the general stack waits for it
-                            }
-                            if (visited >= link.maxVisits()) {
-                                return problem(ctx, request, start, Outcome.GONE, RedirectProblems.GONE, null);
-                            }
-                        }
-                    }
-                }
-            }
-            String query = end < uri.length() ? uri.substring(end + 1) : null;
-            HttpHeaders responseHeaders = answer.variesWith(query) ? answer.headers(answer.location(query))
-                    : answer.headers;
-            metrics.record(start, Tier.NEAR, Outcome.FOUND);
-            if (get) {
-                visits.record(code, clientIp(ctx, headers), headers.get(HttpHeaderNames.USER_AGENT),
-                        headers.get(HttpHeaderNames.REFERER));
-            }
-            respond(ctx, request, answer.nettyStatus, responseHeaders, Unpooled.EMPTY_BUFFER);
-            return true;
-        }
-
-        /** 404 for a code that leads nowhere; 429 once this client has asked for too many of them. */
-        private boolean unknown(ChannelHandlerContext ctx, HttpRequest request, long start) {
-            ProblemException limited = rateLimiter.notFoundLimited(
-                    ClientIpResolver.rateLimitKey(clientIp(ctx, request.headers())));
-            return limited == null
-                    ? problem(ctx, request, start, Outcome.NOT_FOUND, RedirectProblems.NOT_FOUND, null)
-                    : problem(ctx, request, start, Outcome.RATE_LIMITED, RedirectProblems.RATE_LIMITED, limited);
-        }
-
-        private boolean problem(ChannelHandlerContext ctx, HttpRequest request, long start, Outcome outcome,
-                                RedirectProblems problem, ProblemException limited) {
-            metrics.record(start, Tier.NEAR, outcome);
-            HttpHeaders headers = problem.headers;
-            if (limited != null) { // Retry-After and the rest of the limit's headers
-                headers = new DefaultHttpHeaders().add(problem.headers);
-                HttpHeaders extra = headers;
-                limited.getHeaders().forEach((name, values) -> extra.add(name, values));
-            }
-            respond(ctx, request, HttpResponseStatus.valueOf(problem.problem.status().value()), headers,
-                    problem.content());
-            return true;
-        }
-
-        private void respond(ChannelHandlerContext ctx, HttpRequest request, HttpResponseStatus status,
-                             HttpHeaders headers, ByteBuf body) {
-            answered.increment();
+            // Not in the near cache (or a capped link whose count must be read): look it up, answer when done.
+            HttpVersion version = request.protocolVersion();
             boolean keepAlive = HttpUtil.isKeepAlive(request);
-            HttpHeaders sent = headers;
-            if (!keepAlive || !request.protocolVersion().isKeepAliveDefault()) {
-                sent = new DefaultHttpHeaders().add(headers).set(HttpHeaderNames.CONNECTION,
+            lookingUp = true;
+            redirects.answer(redirect).subscribe(done -> ctx.executor().execute(() -> answered(ctx, version, keepAlive, done)),
+                    error -> ctx.executor().execute(ctx::close)); // never expected: the decision answers every error
+            return true;
+        }
+
+        /** The lookup is done: answer, then go on with what arrived meanwhile, in order. */
+        private void answered(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, Reply done) {
+            lookingUp = false;
+            if (!ctx.channel().isActive()) {
+                releaseWaiting();
+                return;
+            }
+            respond(ctx, version, keepAlive, done);
+            ctx.flush();
+            while (!lookingUp && !waiting.isEmpty()) {
+                channelRead(ctx, waiting.poll());
+            }
+            if (flushPending) {
+                flushPending = false;
+                ctx.flush();
+            }
+            readOn(ctx);
+        }
+
+        private void respond(ChannelHandlerContext ctx, HttpRequest request, Reply reply) {
+            respond(ctx, request.protocolVersion(), HttpUtil.isKeepAlive(request), reply);
+        }
+
+        private void respond(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, Reply reply) {
+            answered.increment();
+            HttpHeaders headers = reply.headers();
+            if (!keepAlive || !version.isKeepAliveDefault()) {
+                headers = new DefaultHttpHeaders().add(headers).set(HttpHeaderNames.CONNECTION,
                         keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
             }
-            var response = new DefaultFullHttpResponse(request.protocolVersion(), status, body, sent,
+            var response = new DefaultFullHttpResponse(version, reply.status(),
+                    reply.body() == null ? Unpooled.EMPTY_BUFFER : reply.body().content(), headers,
                     EmptyHttpHeaders.INSTANCE);
             if (keepAlive) {
                 ctx.write(response, ctx.voidPromise());
-                flushPending = true;
             } else {
                 ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        private void releaseWaiting() {
+            Object msg;
+            while ((msg = waiting.poll()) != null) {
+                ReferenceCountUtil.release(msg);
             }
         }
 

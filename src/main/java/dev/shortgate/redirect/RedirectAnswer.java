@@ -8,21 +8,19 @@ import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.util.AsciiString;
 
 /**
- * How a redirect to one link is answered, worked out once per link: its status, its {@code Cache-Control} and
- * its target, and for the fast path the response headers, ready to encode. Both redirect paths answer from this,
- * so they cannot disagree.
+ * How a redirect to one link is answered, worked out once per cached link: its status and its response headers
+ * ({@code Location}, {@code Cache-Control}, {@code Referrer-Policy}), ready to encode.
  */
 final class RedirectAnswer {
 
     static final String NO_CACHE = "private, max-age=0";
-    static final String REFERRER_POLICY = "strict-origin-when-cross-origin";
+    private static final String REFERRER_POLICY = "strict-origin-when-cross-origin";
     private static final AsciiString REFERRER_POLICY_NAME = AsciiString.cached("referrer-policy");
     private static final AsciiString ZERO = AsciiString.cached("0");
 
     final Link link;
-    final int status;
-    final String cacheControl;
-    final HttpResponseStatus nettyStatus;
+    final HttpResponseStatus status;
+    private final String cacheControl;
     /** Location, Cache-Control, Referrer-Policy and a zero Content-Length, for a request whose query is not forwarded. */
     final HttpHeaders headers;
     /** Whether the link redirects at any time, with no expiry or cap to check first. */
@@ -30,11 +28,11 @@ final class RedirectAnswer {
 
     private RedirectAnswer(Link link, String permanentCacheControl) {
         this.link = link;
-        this.status = link.redirectStatus();
+        int code = link.redirectStatus();
+        this.status = HttpResponseStatus.valueOf(code);
         // A permanent redirect may be cached by browsers and CDNs, but not past the link's own end.
-        boolean permanent = (status == 301 || status == 308) && link.expiresAt() == null && link.maxVisits() == null;
+        boolean permanent = (code == 301 || code == 308) && link.expiresAt() == null && link.maxVisits() == null;
         this.cacheControl = permanent ? permanentCacheControl : NO_CACHE;
-        this.nettyStatus = HttpResponseStatus.valueOf(status);
         this.headers = headers(link.url());
         this.alwaysActive = link.deletedAt() == null && !link.disabled() && link.expiresAt() == null
                 && link.maxVisits() == null;

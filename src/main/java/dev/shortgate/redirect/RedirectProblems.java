@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.util.AsciiString;
 
@@ -25,6 +26,8 @@ enum RedirectProblems {
     private final ByteBuf buffer;
     /** Content-Type, Content-Length and Cache-Control, ready to encode. */
     final HttpHeaders headers;
+    /** The whole answer: status, headers and this body. */
+    final Redirects.Reply reply;
 
     RedirectProblems(Problem problem) {
         this.problem = problem;
@@ -35,6 +38,7 @@ enum RedirectProblems {
                 HttpHeaderNames.CONTENT_TYPE, AsciiString.cached("application/problem+json"),
                 HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(body.length)),
                 HttpHeaderNames.CACHE_CONTROL, AsciiString.cached(RedirectAnswer.NO_CACHE));
+        this.reply = new Redirects.Reply(HttpResponseStatus.valueOf(problem.status().value()), headers, this);
     }
 
     /** The body as a buffer to write: a view of the shared bytes, never released. */

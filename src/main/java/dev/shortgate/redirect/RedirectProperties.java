@@ -20,7 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param permanentMaxAge how long browsers may cache a 301/308 ({@code Cache-Control: public, max-age})
  * @param retryAfter      the {@code Retry-After} sent with a 503 when the database cannot answer
  * @param dbTimeout       how long a redirect waits for the database (a 503 after that, never a hang)
- * @param fastPath        answer near-cache hits in the Netty pipeline, ahead of Spring's dispatcher (see
+ * @param fastPath        answer redirects in the Netty pipeline, ahead of Spring's dispatcher (see
  *                        {@code FastRedirects}); off sends every redirect through the general stack
  * @param guard           the unknown-code guard: a Bloom filter of every code, so unknown codes do not reach the
  *                        database

@@ -40,11 +40,15 @@ class RedirectRoutes {
     }
 
     @Bean
-    RedirectHandler redirectHandler(LinkLookup lookup, RedirectAnswer.Factory answers, VisitRecorder visits,
-                                    VisitCounts visitCounts, ClientIpResolver clientIps, ApiRateLimiter rateLimiter,
-                                    Clock clock, RedirectMetrics metrics, RedirectProperties properties) {
-        return new RedirectHandler(lookup, answers, visits, visitCounts, clientIps, rateLimiter, clock, metrics,
-                properties);
+    Redirects redirects(LinkLookup lookup, RedirectAnswer.Factory answers, VisitRecorder visits,
+                        VisitCounts visitCounts, ApiRateLimiter rateLimiter, Clock clock, RedirectMetrics metrics,
+                        RedirectProperties properties) {
+        return new Redirects(lookup, answers, visits, visitCounts, rateLimiter, clock, metrics, properties);
+    }
+
+    @Bean
+    RedirectHandler redirectHandler(Redirects redirects, ClientIpResolver clientIps) {
+        return new RedirectHandler(redirects, clientIps);
     }
 
     @Bean
@@ -53,11 +57,9 @@ class RedirectRoutes {
     }
 
     @Bean
-    FastRedirects fastRedirects(NearCache near, RedirectAnswer.Factory answers, VisitRecorder visits,
-                                VisitCounts visitCounts, ClientIpResolver clientIps, ApiRateLimiter rateLimiter,
-                                Clock clock, RedirectMetrics metrics, MeterRegistry registry) {
-        return new FastRedirects(near, answers, visits, visitCounts, clientIps, rateLimiter, clock, metrics,
-                registry);
+    FastRedirects fastRedirects(NearCache near, Redirects redirects, RedirectMetrics metrics,
+                                ClientIpResolver clientIps, MeterRegistry registry) {
+        return new FastRedirects(near, redirects, metrics, clientIps, registry);
     }
 
     /**

@@ -37,10 +37,10 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * The fast path answers near-cache hits below Spring's dispatcher exactly as the general stack would: every
- * redirect behaviour, keep-alive and pipelining included. Each test checks that the fast path (and not the general
- * stack) answered by the {@code shortgate.redirect.fast} counter, and that what it cannot answer alone is handed
- * on and still answered right.
+ * The fast path answers redirect requests below Spring's dispatcher exactly as the general stack would: every
+ * redirect behaviour, keep-alive and pipelining included, near-cache hits at once and misses once looked up. Each
+ * test checks that the fast path (and not the general stack) answered by the {@code shortgate.redirect.fast}
+ * counter, and that what it does not take is handed on and still answered right.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "shortgate.security.admin-key=" + FastRedirectsTest.KEY,
@@ -104,6 +104,9 @@ class FastRedirectsTest {
 
     @Autowired
     DatabaseClient db;
+
+    @Autowired
+    NearCache near;
 
     @LocalServerPort
     int port;
@@ -192,22 +195,33 @@ class FastRedirectsTest {
     }
 
     @Test
-    void cappedLinkIsHandedOnUntilItsCountIsAtHandThenAnsweredHereUpToTheCap() {
+    void cappedLinkReadsItsCountWhenNotAtHandAndAnswers410AtTheCap() {
         String code = create(Map.of("url", "https://example.com/capped", "maxVisits", 5));
         double fast = fastAnswers();
-        web().get().uri("/" + code).exchange().expectStatus().isFound(); // no count yet: the general stack reads it
-        assertThat(fastAnswers()).isEqualTo(fast);
+        web().get().uri("/" + code).exchange().expectStatus().isFound(); // no count at hand: read, then answered
         web().get().uri("/" + code).exchange().expectStatus().isFound(); // the count read a moment ago is reused
-        assertThat(fastAnswers()).isEqualTo(fast + 1);
 
         db.sql("INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES (:code, :day, 100, 0) "
                         + "ON DUPLICATE KEY UPDATE visits = visits + 100")
                 .bind("code", code).bind("day", LocalDate.ofInstant(FakeTime.now.get(), ZoneOffset.UTC)).then().block();
         FakeTime.advance(Duration.ofSeconds(2)); // the reused count is stale now
-        web().get().uri("/" + code).exchange().expectStatus().isEqualTo(410); // read again, by the general stack
+        web().get().uri("/" + code).exchange().expectStatus().isEqualTo(410); // read again
         web().get().uri("/" + code).exchange().expectStatus().isEqualTo(410)
                 .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-gone");
-        assertThat(fastAnswers()).isEqualTo(fast + 2);
+        assertThat(fastAnswers()).isEqualTo(fast + 4);
+    }
+
+    @Test
+    void codeInNoCacheIsLookedUpAndAnsweredOnTheFastPathToo() {
+        String code = create(Map.of("url", "https://example.com/cold"));
+        near.invalidate(code);
+        double fast = fastAnswers();
+        long fromDb = registry.get("shortgate.redirect").tag("tier", "db").tag("outcome", "found").timer().count();
+        web().get().uri("/" + code).exchange().expectStatus().isFound()
+                .expectHeader().valueEquals("Location", "https://example.com/cold");
+        assertThat(fastAnswers()).isEqualTo(fast + 1);
+        assertThat(registry.get("shortgate.redirect").tag("tier", "db").tag("outcome", "found").timer().count())
+                .isEqualTo(fromDb + 1);
     }
 
     @Test
