@@ -10,21 +10,16 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
-/** Reads for the stats API: counters from {@code link_stats}, everything else from {@code visit}. */
+/**
+ * Reads for the stats API, all from the aggregates: per-day counters from {@code link_stats}, top lists from
+ * {@code visit_dim_stats}, unique visitors from the sketches in {@code visit_sketch}. Each costs the same for a link
+ * with ten visits a day or a million: its rows are per day (and label), never per visit. Raw rows are read only
+ * for the raw-visit list.
+ */
 @Repository
 class VisitQueries {
-
-    /** Columns the stats API ranks, by the name it uses for them. Fixed strings: never built from input. */
-    enum Ranked {
-        COUNTRY("country"), BROWSER("browser"), OS("os"), DEVICE_CLASS("device_class"), REFERER("referer");
-
-        final String column;
-
-        Ranked(String column) {
-            this.column = column;
-        }
-    }
 
     /** @param date the UTC day, @param visits all visits, @param botVisits those made by bots */
     record DayCount(LocalDate date, long visits, long botVisits) {
@@ -64,26 +59,35 @@ class VisitQueries {
                 .all();
     }
 
-    /** Distinct client ids among the visits of the UTC days {@code [from, to]}. */
+    /**
+     * Estimated distinct visitors over the UTC days {@code [from, to]}: the union of every pod's sketch of each day
+     * ({@link UniqueVisitors}); bots left out unless {@code bots}.
+     */
     Mono<Long> uniqueVisitors(String code, LocalDate from, LocalDate to, boolean bots) {
-        return db.sql("SELECT COUNT(DISTINCT client_id) AS n FROM visit WHERE " + range(bots))
+        return db.sql("SELECT " + (bots ? "visitors" : "human_visitors") + " AS sketch FROM visit_sketch "
+                        + "WHERE code = :code AND stat_date >= :from AND stat_date <= :to")
                 .bind("code", code)
-                .bind("from", start(from))
-                .bind("to", start(to.plusDays(1)))
-                .map(row -> number(row, "n"))
-                .one();
+                .bind("from", from)
+                .bind("to", to)
+                .map(row -> bytes(row.get("sketch")))
+                .all()
+                .collectList()
+                .publishOn(Schedulers.parallel())
+                .map(UniqueVisitors::estimate);
     }
 
-    /** The {@code limit} most frequent non-null values of a column, most visits first. */
-    Mono<List<LabelCount>> top(Ranked ranked, String code, LocalDate from, LocalDate to, boolean bots, int limit) {
-        return db.sql("SELECT " + ranked.column + " AS label, COUNT(*) AS n FROM visit WHERE " + range(bots)
-                        + " AND " + ranked.column + " IS NOT NULL GROUP BY " + ranked.column
-                        + " ORDER BY n DESC, label LIMIT " + limit)
+    /** The {@code limit} labels of a dimension with the most visits, most first; bots left out unless asked. */
+    Mono<List<LabelCount>> top(Dimension dimension, String code, LocalDate from, LocalDate to, boolean bots,
+                               int limit) {
+        return db.sql("SELECT label, SUM(" + (bots ? "visits" : "visits - bot_visits") + ") AS n FROM visit_dim_stats "
+                        + "WHERE code = :code AND stat_date >= :from AND stat_date <= :to AND dim = " + dimension.id
+                        + " GROUP BY label ORDER BY n DESC, label LIMIT " + limit)
                 .bind("code", code)
-                .bind("from", start(from))
-                .bind("to", start(to.plusDays(1)))
+                .bind("from", from)
+                .bind("to", to)
                 .map(row -> new LabelCount(row.get("label", String.class), number(row, "n")))
                 .all()
+                .filter(count -> count.visits() > 0)
                 .collectList();
     }
 
@@ -97,14 +101,6 @@ class VisitQueries {
             spec = spec.bind("cursor", cursor);
         }
         return spec.map(VisitQueries::toVisit).all();
-    }
-
-    private static String range(boolean bots) {
-        return "code = :code AND visited_at >= :from AND visited_at < :to" + (bots ? "" : " AND bot = FALSE");
-    }
-
-    private static LocalDateTime start(LocalDate day) {
-        return day.atStartOfDay();
     }
 
     private static Visit toVisit(Readable row) {
