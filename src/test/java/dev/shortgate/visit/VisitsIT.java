@@ -49,8 +49,8 @@ class VisitsIT {
         await().atMost(Duration.ofSeconds(120))
                 .until(() -> pods.database().queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'")
                         == n);
-        assertThat(pods.database().queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
-                .isEqualTo(n);
+        await().atMost(Duration.ofSeconds(30)).until(() -> pods.database()
+                .queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'") == n);
         assertThat(pods.database().queryForLong("SELECT COUNT(DISTINCT id) FROM visit WHERE code = '" + code + "'"))
                 .isEqualTo(n);
         MeterRegistry registry = pods.app().bean(MeterRegistry.class);
