@@ -78,14 +78,14 @@ final class VisitCountFlusher {
     private record DimKey(String code, long epochDay, Dimension dimension, String label) implements Comparable<DimKey> {
         @Override
         public int compareTo(DimKey o) {
-            int c = code.compareTo(o.code);
-            if (c == 0) {
-                c = Long.compare(epochDay, o.epochDay);
-            }
+            int c = code.compareTo(o.code); // the table's key order, so concurrent pods lock rows in one order
             if (c == 0) {
                 c = dimension.compareTo(o.dimension);
             }
-            return c != 0 ? c : label.compareTo(o.label);
+            if (c == 0) {
+                c = label.compareTo(o.label);
+            }
+            return c != 0 ? c : Long.compare(epochDay, o.epochDay);
         }
     }
 
