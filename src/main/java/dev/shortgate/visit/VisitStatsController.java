@@ -113,18 +113,19 @@ class VisitStatsController {
         return visible(code, caller).then(Mono.zip(
                 queries.perDay(code, start, end).collectList(),
                 queries.uniqueVisitors(code, start, end, withBots),
-                queries.top(Dimension.COUNTRY, code, start, end, withBots, TOP),
-                queries.top(Dimension.BROWSER, code, start, end, withBots, TOP),
-                queries.top(Dimension.OS, code, start, end, withBots, TOP),
-                queries.top(Dimension.DEVICE_CLASS, code, start, end, withBots, TOP),
-                queries.top(Dimension.REFERRER_HOST, code, start, end, withBots, TOP)))
+                queries.top(code, start, end, withBots, TOP)))
                 .map(t -> {
                     List<DayVisits> days = everyDay(start, end, t.getT1(), withBots);
                     long total = days.stream().mapToLong(DayVisits::total).sum();
                     long botVisits = days.stream().mapToLong(DayVisits::bots).sum();
+                    Map<Dimension, List<VisitQueries.LabelCount>> top = t.getT3();
                     return new Stats(code, start, end, withBots, Visits.of(total, botVisits), t.getT2(),
-                            withBots ? total : total - botVisits, days, t.getT3(), t.getT4(), t.getT5(), t.getT6(),
-                            t.getT7());
+                            withBots ? total : total - botVisits, days,
+                            top.getOrDefault(Dimension.COUNTRY, List.of()),
+                            top.getOrDefault(Dimension.BROWSER, List.of()),
+                            top.getOrDefault(Dimension.OS, List.of()),
+                            top.getOrDefault(Dimension.DEVICE_CLASS, List.of()),
+                            top.getOrDefault(Dimension.REFERRER_HOST, List.of()));
                 });
     }
 
