@@ -23,6 +23,7 @@ import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
@@ -42,6 +43,11 @@ import reactor.core.scheduler.Scheduler;
 final class VisitCountFlusher {
 
     private static final Logger log = LoggerFactory.getLogger(VisitCountFlusher.class);
+
+    /** Tally entries per count transaction (each becomes at most one row per table and dimension). */
+    static final int ENTRIES_PER_TRANSACTION = 2_000;
+    /** Sketch rows per transaction. */
+    static final int SKETCHES_PER_TRANSACTION = 500;
 
     /** Writes one flush. */
     interface CountWriter {
@@ -218,41 +224,68 @@ final class VisitCountFlusher {
         return counts.then(Mono.defer(() -> {
             lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
             List<UniqueVisitors.Row> rows = sketches.changed(today());
-            return rows.isEmpty() ? Mono.<Void>empty() : written(writer.writeSketches(rows))
+            List<List<UniqueVisitors.Row>> chunks = new ArrayList<>();
+            for (int from = 0; from < rows.size(); from += SKETCHES_PER_TRANSACTION) {
+                chunks.add(rows.subList(from, Math.min(rows.size(), from + SKETCHES_PER_TRANSACTION)));
+            }
+            return Flux.fromIterable(chunks).concatMap(chunk -> written(writer.writeSketches(chunk))
                     .onErrorResume(error -> {
-                        log.error("Could not write {} unique-visitor sketches: {}", rows.size(),
+                        log.error("Could not write {} unique-visitor sketches: {}", chunk.size(),
                                 WriteRetry.rootCause(error).toString());
                         return Mono.empty();
-                    });
+                    })).then();
         }));
     }
 
     private Mono<Void> flushCounts() {
-        return Mono.defer(() -> {
-            List<VisitTally.Count> counts = tally.drain();
-            if (counts.isEmpty()) {
-                return Mono.empty();
+        return Mono.defer(() -> Flux.fromIterable(chunks(tally.drain())).concatMap(this::flushChunk).then());
+    }
+
+    /**
+     * The drained counts in chunks of whole links, each of about {@link #ENTRIES_PER_TRANSACTION} entries, in code
+     * order: each chunk is one transaction with a flush id of its own, so a flush of many links never becomes a
+     * transaction too big to finish within the write timeout, and a retry repeats only the chunk that failed.
+     */
+    static List<List<VisitTally.Count>> chunks(List<VisitTally.Count> counts) {
+        Map<String, List<VisitTally.Count>> byCode = new TreeMap<>();
+        for (VisitTally.Count count : counts) {
+            byCode.computeIfAbsent(count.facts().code(), c -> new ArrayList<>()).add(count);
+        }
+        List<List<VisitTally.Count>> chunks = new ArrayList<>();
+        List<VisitTally.Count> chunk = new ArrayList<>();
+        for (List<VisitTally.Count> link : byCode.values()) {
+            if (!chunk.isEmpty() && chunk.size() + link.size() > ENTRIES_PER_TRANSACTION) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>();
             }
-            long start = System.nanoTime();
-            long id = seq.incrementAndGet();
-            return Mono.fromCallable(() -> flush(id, counts))
-                    .subscribeOn(workers)
-                    .flatMap(flush -> written(writer.write(flush)).thenReturn(flush))
-                    .doOnNext(flush -> {
-                        tally.written(counts);
-                        flushed.increment(flush.visits());
-                        flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                    })
-                    .onErrorResume(WriteRetry::neverSucceeds, error -> {
-                        long lost = counts.stream().mapToLong(VisitTally.Count::visits).sum();
-                        tally.written(counts);
-                        droppedWriteFailed.increment(lost);
-                        log.error("Dropped the counts of {} visits: the database rejected the flush: {}", lost,
-                                WriteRetry.rootCause(error).toString());
-                        return Mono.empty();
-                    })
-                    .then();
-        });
+            chunk.addAll(link);
+        }
+        if (!chunk.isEmpty()) {
+            chunks.add(chunk);
+        }
+        return chunks;
+    }
+
+    private Mono<Void> flushChunk(List<VisitTally.Count> counts) {
+        long start = System.nanoTime();
+        long id = seq.incrementAndGet();
+        return Mono.fromCallable(() -> flush(id, counts))
+                .subscribeOn(workers)
+                .flatMap(flush -> written(writer.write(flush)).thenReturn(flush))
+                .doOnNext(flush -> {
+                    tally.written(counts);
+                    flushed.increment(flush.visits());
+                    flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                })
+                .onErrorResume(WriteRetry::neverSucceeds, error -> {
+                    long lost = counts.stream().mapToLong(VisitTally.Count::visits).sum();
+                    tally.written(counts);
+                    droppedWriteFailed.increment(lost);
+                    log.error("Dropped the counts of {} visits: the database rejected the flush: {}", lost,
+                            WriteRetry.rootCause(error).toString());
+                    return Mono.empty();
+                })
+                .then();
     }
 
     private Mono<Void> written(Mono<Void> attempt) {

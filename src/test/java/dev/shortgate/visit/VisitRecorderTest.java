@@ -417,6 +417,27 @@ class VisitRecorderTest {
         assertThat(visitsWritten("abc")).isEqualTo(1);
     }
 
+    @Test
+    void aFlushOfManyLinksIsWrittenInBoundedTransactionsThatKeepEachLinkWhole() {
+        List<VisitTally.Count> counts = new java.util.ArrayList<>();
+        for (int code = 0; code < 3_000; code++) {
+            for (int agent = 0; agent < 3; agent++) {
+                counts.add(new VisitTally.Count(new VisitTally.Facts("c" + code, 1, "a" + agent, null, null,
+                        VisitTally.Facts.DISTINCT), 1));
+            }
+        }
+
+        List<List<VisitTally.Count>> chunks = VisitCountFlusher.chunks(counts);
+
+        assertThat(chunks).hasSizeGreaterThan(1)
+                .allSatisfy(chunk -> assertThat(chunk).hasSizeLessThanOrEqualTo(VisitCountFlusher.ENTRIES_PER_TRANSACTION));
+        assertThat(chunks).flatExtracting(chunk -> chunk).hasSize(counts.size());
+        assertThat(chunks).allSatisfy(chunk -> assertThat(chunk).allSatisfy(count -> assertThat(chunks.stream()
+                .filter(other -> other != chunk)
+                .flatMap(List::stream)
+                .noneMatch(o -> o.facts().code().equals(count.facts().code()))).isTrue()));
+    }
+
     // --- Helpers -------------------------------------------------------------------------------------------------
 
     static final String CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
