@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 import dev.shortgate.security.ClientIpResolver;
 import io.micrometer.core.instrument.Counter;
@@ -73,8 +74,12 @@ public final class VisitRecorder implements SmartLifecycle {
     private final Scheduler timer;
 
     private final AtomicInteger held = new AtomicInteger();
-    /** Visits being recorded right now; shutdown waits for them before closing the buffer. */
-    private final AtomicInteger recording = new AtomicInteger();
+    /**
+     * Visits being recorded right now; shutdown waits for them before closing the buffer. Striped, since every event
+     * loop changes it; a visit raises it before it reads {@code accepting}, so once shutdown has cleared
+     * {@code accepting} and then seen a sum of 0, no visit can still reach the buffer.
+     */
+    private final LongAdder recording = new LongAdder();
     private final Counter counted;
     private final Counter written;
     private final Counter droppedBufferFull;
@@ -162,7 +167,7 @@ public final class VisitRecorder implements SmartLifecycle {
         if (!properties.enabled()) {
             return;
         }
-        recording.incrementAndGet();
+        recording.increment();
         try {
             if (!accepting) {
                 droppedShutdown.increment();
@@ -181,7 +186,7 @@ public final class VisitRecorder implements SmartLifecycle {
             rejectedUnreadable.increment();
             log.debug("Could not take a visit: {}", e.toString());
         } finally {
-            recording.decrementAndGet();
+            recording.decrement();
         }
     }
 
@@ -283,7 +288,7 @@ public final class VisitRecorder implements SmartLifecycle {
         // A visit that saw `accepting` true has already raised `recording`; wait for it to reach the buffer and
         // the tally, so closing the buffer cannot race its last row.
         long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-        while (recording.get() > 0 && System.nanoTime() < deadline) {
+        while (recording.sum() > 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
         log.info("Flushing {} buffered visits and the counts of {} before shutdown", held.get(), tally.pending());

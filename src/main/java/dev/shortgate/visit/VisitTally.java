@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
 /**
@@ -66,7 +67,7 @@ final class VisitTally {
     private final ConcurrentHashMap<String, PerCode> codes = new ConcurrentHashMap<>();
     private final int maxDistinctPerCode;
     private final Predicate<String> looksLikeBot;
-    private final AtomicLong pending = new AtomicLong();
+    private final LongAdder pending = new LongAdder(); // striped: every event loop adds to it
 
     /**
      * @param looksLikeBot whether an agent is a bot, from what is known without parsing it (used only for
@@ -98,7 +99,7 @@ final class VisitTally {
         }
         increment(facts, perCode, address);
         perCode.unwritten.incrementAndGet();
-        pending.incrementAndGet();
+        pending.increment();
     }
 
     private void increment(Facts facts, PerCode perCode, InetAddress address) {
@@ -149,7 +150,7 @@ final class VisitTally {
             }
             total += count.visits();
         }
-        pending.addAndGet(-total);
+        pending.add(-total);
         codes.forEach((code, perCode) -> {
             if (perCode.unwritten.get() <= 0 && perCode.created.get() == 0) {
                 codes.remove(code, perCode);
@@ -165,7 +166,7 @@ final class VisitTally {
 
     /** Visits counted by this pod and not yet written. */
     long pending() {
-        return pending.get();
+        return pending.sum();
     }
 
     /** Entries held now (distinct facts), for the bound on memory. */
