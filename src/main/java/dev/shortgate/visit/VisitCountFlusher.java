@@ -95,7 +95,10 @@ final class VisitCountFlusher {
         }
     }
 
-    private record LabelsKey(String code, long epochDay, Dimension dimension) {
+    /** The labels this pod kept for one link and day, per dimension (one map entry per link and day). */
+    private static final class KeptLabels {
+        @SuppressWarnings("unchecked")
+        final Set<String>[] byDimension = new Set[Dimension.values().length];
     }
 
     private final VisitTally tally;
@@ -109,7 +112,7 @@ final class VisitCountFlusher {
     private final byte[] writerId = new byte[8];
     private final AtomicLong seq = new AtomicLong();
     private final Cache<String, Boolean> botByAgent = Caffeine.newBuilder().maximumSize(10_000).build();
-    private final Map<LabelsKey, Set<String>> labels = new HashMap<>();
+    private final Map<DayKey, KeptLabels> labels = new HashMap<>();
     private long labelsDay = Long.MIN_VALUE;
     private long lastSketchFlush;
 
@@ -328,11 +331,16 @@ final class VisitCountFlusher {
                 bot = facts.kind() == VisitTally.Facts.OTHER_BOT;
                 java.util.Arrays.fill(values, Dimension.OTHER);
             }
-            add(days.computeIfAbsent(new DayKey(facts.code(), facts.epochDay()), k -> new long[2]), n, bot);
+            DayKey dayKey = new DayKey(facts.code(), facts.epochDay());
+            add(days.computeIfAbsent(dayKey, k -> new long[2]), n, bot);
+            KeptLabels kept = null;
             for (Dimension dimension : Dimension.values()) {
                 String value = values[dimension.ordinal()];
                 if (value != null) {
-                    String label = admit(facts.code(), facts.epochDay(), dimension, value);
+                    if (kept == null) {
+                        kept = labels.computeIfAbsent(dayKey, k -> new KeptLabels());
+                    }
+                    String label = admit(kept, dimension, value);
                     add(dims.computeIfAbsent(new DimKey(facts.code(), facts.epochDay(), dimension, label),
                             k -> new long[2]), n, bot);
                 }
@@ -354,9 +362,13 @@ final class VisitCountFlusher {
     }
 
     /** The label itself while this pod has kept fewer than {@code max-labels} for the link, day and dimension. */
-    private String admit(String code, long epochDay, Dimension dimension, String value) {
+    private String admit(KeptLabels labelsOfDay, Dimension dimension, String value) {
         String label = value.length() > 255 ? value.substring(0, 255) : value;
-        Set<String> kept = labels.computeIfAbsent(new LabelsKey(code, epochDay, dimension), k -> new HashSet<>());
+        Set<String> kept = labelsOfDay.byDimension[dimension.ordinal()];
+        if (kept == null) {
+            kept = new HashSet<>(4);
+            labelsOfDay.byDimension[dimension.ordinal()] = kept;
+        }
         if (kept.contains(label) || Dimension.OTHER.equals(label)) {
             return label;
         }

@@ -143,19 +143,22 @@ final class VisitTally {
     /** The visits of these counts are written: they no longer count as held in memory. */
     void written(List<Count> counts) {
         long total = 0;
+        java.util.Set<String> touched = new java.util.HashSet<>();
         for (Count count : counts) {
             PerCode perCode = codes.get(count.facts().code());
             if (perCode != null) {
                 perCode.unwritten.addAndGet(-count.visits());
+                touched.add(count.facts().code());
             }
             total += count.visits();
         }
         pending.add(-total);
-        codes.forEach((code, perCode) -> {
-            if (perCode.unwritten.get() <= 0 && perCode.created.get() == 0) {
-                codes.remove(code, perCode);
+        for (String code : touched) { // only the links of these counts: a flush of 100,000 links comes in chunks
+            PerCode perCode = codes.get(code);
+            if (perCode != null && perCode.unwritten.get() <= 0 && perCode.created.get() == 0) {
+                codes.remove(code, perCode); // idle: a later visit makes a new one
             }
-        });
+        }
     }
 
     /** Visits of this link counted by this pod and not yet written to the database. */
