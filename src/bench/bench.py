@@ -43,12 +43,15 @@ def seed(args):
         start, size = batch
         urls = [args.url_format.format(tag=args.tag, i=start + k) for k in range(size)]
         body = json.dumps({"links": [{"url": u} for u in urls]})
-        for attempt in range(3):
+        for attempt in range(5):
             try:
                 c = conn()
                 c.request("POST", "/api/v1/links/batch", body=body, headers=headers)
                 r = c.getresponse()
                 data = r.read()
+                if r.status == 503 and attempt < 4:  # a backend hiccup; creates are idempotent (find-if-exists)
+                    time.sleep(1)
+                    continue
                 if r.status != 200 and r.status != 207 and r.status != 201:
                     raise RuntimeError(f"batch at {start}: HTTP {r.status}: {data[:300]!r}")
                 results = json.loads(data)["results"]
@@ -60,7 +63,7 @@ def seed(args):
                 return size
             except (OSError, http.client.HTTPException) as e:
                 local.c = None
-                if attempt == 2:
+                if attempt == 4:
                     raise RuntimeError(f"batch at {start}: {e}") from e
                 time.sleep(0.5)
 
