@@ -57,6 +57,9 @@ public final class VisitRecorder implements SmartLifecycle {
 
     private static final long SECONDS_PER_DAY = 86_400;
 
+    /** How long recording must see no visit before shutdown closes it. */
+    static final Duration QUIET = Duration.ofMillis(100);
+
     /** Writes one batch of raw rows, or fails; retries and counting are the recorder's. */
     @FunctionalInterface
     interface BatchWriter {
@@ -270,42 +273,64 @@ public final class VisitRecorder implements SmartLifecycle {
     }
 
     /**
-     * Closes recording, waits for visits being recorded at this moment, then lets both paths write what they hold
-     * and calls back; never later than the flush timeout.
+     * Keeps recording until visits stop arriving (the web server has stopped before this, but a connection it kept
+     * open may still be answered for a moment), then closes recording, waits for visits being recorded at that
+     * instant, lets both paths write what they hold, and calls back; never later than the flush timeout.
      */
     @Override
     public void stop(Runnable callback) {
-        FluxSink<RawVisit> target;
         synchronized (this) {
             if (!running) {
                 callback.run();
                 return;
             }
             running = false;
-            accepting = false;
-            target = sink;
         }
-        // A visit that saw `accepting` true has already raised `recording`; wait for it to reach the buffer and
-        // the tally, so closing the buffer cannot race its last row.
+        quiet()
+                .then(Mono.defer(() -> {
+                    close();
+                    Mono<Void> raw = drained.asMono()
+                            .timeout(properties.shutdownFlushTimeout(), timer)
+                            .onErrorResume(timeout -> {
+                                int left = held.getAndSet(0);
+                                droppedShutdown.increment(left);
+                                log.error("Shutdown flush timed out after {}; dropped {} visits still held",
+                                        properties.shutdownFlushTimeout(), left);
+                                pipeline.dispose();
+                                return Mono.empty();
+                            });
+                    return Mono.when(raw, counts.stop());
+                }))
+                .doFinally(signal -> callback.run())
+                .subscribe();
+    }
+
+    /** Completes once no visit has been recorded for one {@link #QUIET} period (at most the flush timeout). */
+    private Mono<Void> quiet() {
+        return Mono.defer(() -> {
+            double[] last = {-1};
+            return Flux.interval(QUIET, timer)
+                    .map(tick -> counted.count() + rejectedUnreadable.count())
+                    .takeUntil(seen -> {
+                        boolean still = seen == last[0];
+                        last[0] = seen;
+                        return still;
+                    })
+                    .then();
+        }).timeout(properties.shutdownFlushTimeout(), timer).onErrorResume(timeout -> Mono.empty());
+    }
+
+    /** Stops taking visits, and waits for those being recorded at this instant to reach the buffer and the tally. */
+    private void close() {
+        accepting = false;
+        // A visit that saw `accepting` true has already raised `recording`: wait for it, so closing the buffer
+        // cannot race its last row.
         long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
         while (recording.sum() > 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
         log.info("Flushing {} buffered visits and the counts of {} before shutdown", held.get(), tally.pending());
-        target.complete();
-        Mono<Void> raw = drained.asMono()
-                .timeout(properties.shutdownFlushTimeout(), timer)
-                .onErrorResume(timeout -> {
-                    int left = held.getAndSet(0);
-                    droppedShutdown.increment(left);
-                    log.error("Shutdown flush timed out after {}; dropped {} visits still held",
-                            properties.shutdownFlushTimeout(), left);
-                    pipeline.dispose();
-                    return Mono.empty();
-                });
-        Mono.when(raw, counts.stop())
-                .doFinally(signal -> callback.run())
-                .subscribe();
+        sink.complete();
     }
 
     @Override

@@ -92,7 +92,10 @@ class VisitsShutdownIT {
             }
 
             assertThat(database.queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
-                    .as("counted visits after exit; log:\n%s", app.logTail()).isEqualTo(answered.get());
+                    .as("counted visits after exit (raw rows %s, flushes %s); log:\n%s",
+                            database.queryForLong("SELECT COUNT(*) FROM visit"),
+                            database.queryForLong("SELECT COUNT(*) FROM visit_flush"), app.logTail())
+                    .isEqualTo(answered.get());
             assertThat(database.queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'"))
                     .as("raw visits after exit; log:\n%s", app.logTail()).isEqualTo(answered.get());
         } finally {
