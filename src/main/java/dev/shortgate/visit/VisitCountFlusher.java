@@ -196,6 +196,11 @@ final class VisitCountFlusher {
      * sketches). Completes when written, or when {@code shutdown-flush-timeout} has passed, counting what is left.
      */
     Mono<Void> stop() {
+        return stop(properties.shutdownFlushTimeout());
+    }
+
+    /** {@link #stop()} within {@code limit}. */
+    Mono<Void> stop(java.time.Duration limit) {
         Mono<Void> previous;
         synchronized (this) {
             if (!running) {
@@ -208,12 +213,12 @@ final class VisitCountFlusher {
             previous = inFlight;
         }
         return previous.then(Mono.defer(() -> cycle(true)))
-                .timeout(properties.shutdownFlushTimeout(), timer)
+                .timeout(limit, timer)
                 .onErrorResume(error -> {
                     long left = tally.pending();
                     droppedShutdown.increment(left);
-                    log.error("Shutdown gave up writing the counts of {} visits after {}: {}", left,
-                            properties.shutdownFlushTimeout(), WriteRetry.rootCause(error).toString());
+                    log.error("Shutdown gave up writing the counts of {} visits after {}: {}", left, limit,
+                            WriteRetry.rootCause(error).toString());
                     return Mono.empty();
                 });
     }

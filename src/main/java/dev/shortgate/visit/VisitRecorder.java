@@ -273,9 +273,11 @@ public final class VisitRecorder implements SmartLifecycle {
     }
 
     /**
-     * Keeps recording until visits stop arriving (the web server has stopped before this, but a connection it kept
-     * open may still be answered for a moment), then closes recording, waits for visits being recorded at that
-     * instant, lets both paths write what they hold, and calls back; never later than the flush timeout.
+     * Keeps recording while the paths write what they hold, until visits have stopped arriving and nothing is held
+     * (the web server has stopped before this, but a connection it kept open may still be answered while a slow
+     * flush runs); then closes recording, waits for visits being recorded at that instant, lets both paths write the
+     * last of it, and calls back. The open phase and the last flush each take at most half of
+     * {@code shutdown-flush-timeout}.
      */
     @Override
     public void stop(Runnable callback) {
@@ -286,11 +288,12 @@ public final class VisitRecorder implements SmartLifecycle {
             }
             running = false;
         }
-        quiet()
+        Duration half = properties.shutdownFlushTimeout().dividedBy(2);
+        settled(half)
                 .then(Mono.defer(() -> {
                     close();
                     Mono<Void> raw = drained.asMono()
-                            .timeout(properties.shutdownFlushTimeout(), timer)
+                            .timeout(half, timer)
                             .onErrorResume(timeout -> {
                                 int left = held.getAndSet(0);
                                 droppedShutdown.increment(left);
@@ -299,25 +302,28 @@ public final class VisitRecorder implements SmartLifecycle {
                                 pipeline.dispose();
                                 return Mono.empty();
                             });
-                    return Mono.when(raw, counts.stop());
+                    return Mono.when(raw, counts.stop(half));
                 }))
                 .doFinally(signal -> callback.run())
                 .subscribe();
     }
 
-    /** Completes once no visit has been recorded for one {@link #QUIET} period (at most the flush timeout). */
-    private Mono<Void> quiet() {
+    /**
+     * Completes once, for one {@link #QUIET} period, no visit has been recorded, no raw row is held and no count
+     * is waiting to be written; or after {@code limit}. Recording stays open meanwhile, and both paths keep writing.
+     */
+    private Mono<Void> settled(Duration limit) {
         return Mono.defer(() -> {
             double[] last = {-1};
             return Flux.interval(QUIET, timer)
                     .map(tick -> counted.count() + rejectedUnreadable.count())
                     .takeUntil(seen -> {
-                        boolean still = seen == last[0];
+                        boolean settled = seen == last[0] && held.get() == 0 && tally.pending() == 0;
                         last[0] = seen;
-                        return still;
+                        return settled;
                     })
                     .then();
-        }).timeout(properties.shutdownFlushTimeout(), timer).onErrorResume(timeout -> Mono.empty());
+        }).timeout(limit, timer).onErrorResume(timeout -> Mono.empty());
     }
 
     /** Stops taking visits, and waits for those being recorded at this instant to reach the buffer and the tally. */

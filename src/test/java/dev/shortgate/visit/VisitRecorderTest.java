@@ -221,7 +221,7 @@ class VisitRecorderTest {
         AtomicBoolean stopped = new AtomicBoolean();
 
         recorder.stop(() -> stopped.set(true));
-        time.advanceTimeBy(Duration.ofMillis(300)); // recording closes once no visit came for 100 ms
+        time.advanceTimeBy(Duration.ofSeconds(2)); // recording closes once all is written and no visit came for 100 ms
 
         assertThat(written).extracting(List::size).containsExactly(3);
         assertThat(stopped).isTrue();
@@ -378,7 +378,7 @@ class VisitRecorderTest {
         time.advanceTimeBy(Duration.ofMillis(150));
         record(recorder, "a", 1); // and another
         assertThat(stopped).isFalse();
-        time.advanceTimeBy(Duration.ofMillis(300)); // no visit for 100 ms: recording closes, both paths flush
+        time.advanceTimeBy(Duration.ofSeconds(2)); // all written, no visit for 100 ms: recording closes
         record(recorder, "a", 1); // after recording closed: not counted, counted as a shutdown drop
 
         assertThat(stopped).isTrue();
