@@ -20,8 +20,10 @@ import threading
 import time
 
 SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "redis", "overload", "db", "miss", "shorten",
-                  "shorten-batch"]
+                  "shorten-batch", "stats-30d", "stats-365d"]
 TIERS = ("near", "redis", "guard", "db", "none")
+STATS_P99_GOAL_MS = 50
+STATS_CONNECTIONS_NOTE = ""
 
 
 # ---------------------------------------------------------------- seed
@@ -44,12 +46,15 @@ def seed(args):
         start, size = batch
         urls = [args.url_format.format(tag=args.tag, i=start + k) for k in range(size)]
         body = json.dumps({"links": [{"url": u} for u in urls]})
-        for attempt in range(3):
+        for attempt in range(5):
             try:
                 c = conn()
                 c.request("POST", "/api/v1/links/batch", body=body, headers=headers)
                 r = c.getresponse()
                 data = r.read()
+                if r.status == 503 and attempt < 4:  # a backend hiccup; creates are idempotent (find-if-exists)
+                    time.sleep(1)
+                    continue
                 if r.status != 200 and r.status != 207 and r.status != 201:
                     raise RuntimeError(f"batch at {start}: HTTP {r.status}: {data[:300]!r}")
                 results = json.loads(data)["results"]
@@ -61,7 +66,7 @@ def seed(args):
                 return size
             except (OSError, http.client.HTTPException) as e:
                 local.c = None
-                if attempt == 2:
+                if attempt == 4:
                     raise RuntimeError(f"batch at {start}: {e}") from e
                 time.sleep(0.5)
 
@@ -164,7 +169,9 @@ def record(args):
         result["reached_redis_ratio"] = round(redis / requests, 4) if requests else None
         visits = {}
         for key, metric in (("written", "shortgate_visits_written_total"),
-                            ("dropped", "shortgate_visits_dropped_total")):
+                            ("dropped", "shortgate_visits_dropped_total"),
+                            ("counted", "shortgate_visits_counted_total"),
+                            ("counts_written", "shortgate_visits_counts_written_total")):
             d = delta(before, after, metric)
             if d is not None:
                 visits[key] = int(d)
@@ -376,6 +383,9 @@ def report(args):
             if r.get("server_cpu_us_per_req") and hot.get("server_cpu_us_per_req"):
                 r["cpu_per_req_vs_hot"] = round(r["server_cpu_us_per_req"] / hot["server_cpu_us_per_req"], 3)
 
+    def lat_ok(r):
+        return (r.get("latency_us") or {}).get("p99") is not None
+
     def note(r):
         n = []
         if r["scenario"] == "miss" and r.get("reached_db_ratio") is not None:
@@ -403,7 +413,14 @@ def report(args):
         if "visits" in r and r["scenario"] in ("hot", "sustained", "visits-off", "redis", "db"):
             v = r["visits"]
             per_s = f" ({v.get('written', 0) / r['duration_s']:,.0f}/s)" if r.get("duration_s") else ""
-            n.append(f"visits written {v.get('written', 0):,}{per_s}, dropped {v.get('dropped', 0):,}")
+            ratio = f", {v.get('written', 0) / r['requests']:.2f}x redirects" if r.get("requests") else ""
+            n.append(f"raw rows written {v.get('written', 0):,}{per_s}{ratio}, dropped {v.get('dropped', 0):,}")
+            if "counted" in v:
+                n.append(f"counted {v['counted']:,}, counts written {v.get('counts_written', 0):,}")
+        if r["scenario"].startswith("stats-") and lat_ok(r):
+            p99 = r["latency_us"]["p99"] / 1000
+            n.append(f"{STATS_CONNECTIONS_NOTE}goal p99 <= {STATS_P99_GOAL_MS} ms: "
+                     + ("met" if p99 <= STATS_P99_GOAL_MS else "missed"))
         e = r.get("errors") or {}
         bad = {k: v for k, v in e.items() if v and not (k == "status" and r["scenario"] == "miss")}
         if bad:
@@ -436,6 +453,12 @@ def report(args):
             note(r),
         ]) + " |")
 
+    shutdown_check = None
+    shutdown_path = os.path.join(args.dir, "visits-after-shutdown.json")
+    if os.path.exists(shutdown_path):
+        with open(shutdown_path) as f:
+            shutdown_check = json.load(f)
+
     heap_result = None
     heap_path = os.path.join(args.dir, "heap.json")
     if os.path.exists(heap_path):
@@ -447,6 +470,8 @@ def report(args):
     result["scenarios"] = ordered
     if heap_result:
         result["heap"] = heap_result
+    if shutdown_check:
+        result["visits_after_shutdown"] = shutdown_check
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
@@ -458,6 +483,12 @@ def report(args):
     print()
     if ordered:
         print("\n".join(lines))
+    if shutdown_check:
+        c = shutdown_check
+        print()
+        print(f"Visits after the main app's SIGTERM: {c['redirects_found']:,} redirects answered, link_stats total "
+              f"{c['aggregate_total']:,} ({'exact' if c['aggregate_total'] == c['redirects_found'] else 'MISMATCH'}), "
+              f"raw rows {c['raw_rows']:,}")
     if heap_result:
         print()
         print(f"Heap per cached link: {heap_result['bytes_per_cached_link']} bytes "

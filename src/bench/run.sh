@@ -3,7 +3,7 @@
 # baseline measured the same way in the same run. See src/bench/README.md.
 #
 #   src/bench/run.sh [-d 30s] [-w 10s] [-r 3] [-c 64] [-t 2] [-n 100000]
-#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off] [--rate 10000] [--heap]
+#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off,stats] [--rate 10000] [--heap]
 #
 # Needs MariaDB (root, no password) and Redis on loopback; installs wrk and nginx with apt-get when missing.
 # Every step is bounded in time; every process it starts is stopped on exit.
@@ -20,7 +20,9 @@ RUNS=${RUNS:-3}                    # measured runs per scenario: the report show
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
-SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off; add heap for heap
+SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off,stats; add heap
+STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
+STATS_CONNECTIONS=${STATS_CONNECTIONS:-2}  # stats: wrk connections (latency of the API, not its throughput)
 RATE=${RATE:-10000}                # sustained: offered load, requests per second (paced, not as fast as possible)
 BATCH_CALLS=${BATCH_CALLS:-20}     # shorten-batch: this many batch calls of 1000 links
 HEAP_LINKS=${HEAP_LINKS:-1000000}  # heap: links put in the near cache
@@ -48,7 +50,7 @@ Usage: src/bench/run.sh [options]
   -c, --connections N   wrk connections (default $CONNECTIONS)                            env CONNECTIONS
   -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
   -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
-  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,heap or all
+  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,stats,heap or all
                         env SCENARIOS
                         (default all = every scenario except heap)
       --rate N          offered req/s of the paced sustained scenario (default $RATE)  env RATE
@@ -82,7 +84,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off"
+ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off,stats"
 SCENARIOS=${SCENARIOS//all/$ALL}
 SCENARIOS=${SCENARIOS//,,/,}
 SCENARIOS=${SCENARIOS#,}
@@ -440,7 +442,15 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
       --extra batches="$BATCH_CALLS" --extra batch_size=1000 --out "$RUN_DIR/scenario-shorten-batch.json"
     log "         shorten-batch: $(cat "$RUN_DIR/shorten-batch.seed.json")"
   fi
+  # every redirect this app answered must be counted once it has shut down (SIGTERM flushes the counts)
+  FOUND=$(curl -s --max-time 10 "http://127.0.0.1:$MGMT_PORT/actuator/prometheus" \
+    | awk '/^shortgate_redirect_seconds_count\{/ && /outcome="found"/ {s += $NF} END {printf "%d", s}')
   stop_app
+  AGGREGATE=$(mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -N -B "$DB" -e 'SELECT COALESCE(SUM(visits), 0) FROM link_stats')
+  RAW_ROWS=$(mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -N -B "$DB" -e 'SELECT COUNT(*) FROM visit')
+  printf '{"redirects_found": %s, "aggregate_total": %s, "raw_rows": %s}\n' "$FOUND" "$AGGREGATE" "$RAW_ROWS" \
+    >"$RUN_DIR/visits-after-shutdown.json"
+  log "after shutdown: redirects answered $FOUND, link_stats total $AGGREGATE, raw visit rows $RAW_ROWS"
 
   if want visits-off; then
     # (visits are on by default; a property given twice on the command line would bind as "true,false")
@@ -474,6 +484,50 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     measure db random-codes.lua "$APP_URL" "$APP_PID"
     stop_app
   fi
+fi
+
+# ---------------------------------------------------------------- stats API over a long history
+if want stats; then
+  new_database stats
+  SDB=$DB_NAME
+  start_app stats "$SDB"
+  STATS_CODE=$(curl -sf --max-time 10 -X POST "http://127.0.0.1:$APP_PORT/api/v1/links" \
+    -H "X-Api-Key: $SHORTGATE_ADMIN_KEY" -H 'Content-Type: application/json' -d '{"url":"https://example.com/bench-stats"}' \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["code"])') || die "stats: could not create the link"
+  STATS_END=$(date -u +%F)
+  PER_DAY=$(( STATS_VISITS / 365 ))
+  log "stats: seeding $STATS_VISITS visits over 365 days into the aggregates of $STATS_CODE"
+  # straight into the tables the stats API reads: 365 day rows, Zipf-shaped labels per dimension (60 countries,
+  # 20 browsers, 12 OSes, 8 device classes, 100 referrer hosts a day) and two pods' sketches of each day
+  timeout 600 mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot "$SDB" -e "
+    INSERT INTO link_stats (code, stat_date, visits, bot_visits)
+    SELECT '$STATS_CODE', DATE_SUB('$STATS_END', INTERVAL d.seq DAY), $PER_DAY, $PER_DAY DIV 10 FROM seq_0_to_364 d;
+    INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits)
+    SELECT '$STATS_CODE', DATE_SUB('$STATS_END', INTERVAL d.seq DAY), x.dim, x.label, x.v, x.v DIV 10
+    FROM seq_0_to_364 d CROSS JOIN (
+      SELECT 1 AS dim, CONCAT(CHAR(65 + l.seq DIV 26), CHAR(65 + l.seq MOD 26)) AS label,
+             FLOOR($PER_DAY / (l.seq + 1) / 4.68) AS v FROM seq_0_to_59 l
+      UNION ALL SELECT 2, CONCAT('Browser ', l.seq), FLOOR($PER_DAY / (l.seq + 1) / 3.60) FROM seq_0_to_19 l
+      UNION ALL SELECT 3, CONCAT('OS ', l.seq), FLOOR($PER_DAY / (l.seq + 1) / 3.10) FROM seq_0_to_11 l
+      UNION ALL SELECT 4, CONCAT('Device ', l.seq), FLOOR($PER_DAY / (l.seq + 1) / 2.72) FROM seq_0_to_7 l
+      UNION ALL SELECT 5, CONCAT('site', l.seq, '.example'), FLOOR($PER_DAY / (l.seq + 1) / 5.19) FROM seq_0_to_99 l
+    ) x;" || die "stats: seeding the aggregates failed"
+  mkdir -p "$RUN_DIR/lib"
+  unzip -q -o -j "$JAR" 'BOOT-INF/lib/datasketches-*' -d "$RUN_DIR/lib"
+  timeout 300 java -cp "$RUN_DIR/lib/*" "$BENCH_DIR/StatsSketches.java" "$STATS_CODE" "$STATS_END" 365 20000 2 \
+    >"$RUN_DIR/stats-sketches.sql" || die "stats: making the sketches failed"
+  timeout 300 mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot "$SDB" <"$RUN_DIR/stats-sketches.sql" \
+    || die "stats: seeding the sketches failed"
+  curl -sf --max-time 30 -H "X-Api-Key: $SHORTGATE_ADMIN_KEY" \
+    "http://127.0.0.1:$APP_PORT/api/v1/links/$STATS_CODE/stats?from=$(date -u -d "$STATS_END -364 days" +%F)&to=$STATS_END&bots=true" \
+    | python3 -c 'import json, sys; s = json.load(sys.stdin); print("visits", s["visits"], "uniqueVisitors", s["uniqueVisitors"])' \
+    >"$RUN_DIR/stats-check.txt" || die "stats: the stats API did not answer"
+  log "stats: 365 days answer $(cat "$RUN_DIR/stats-check.txt") (seeded $(( PER_DAY * 365 )) visits, 3,660,000 visitors)"
+  for days in 30 365; do
+    STATS_PATH="/api/v1/links/$STATS_CODE/stats?from=$(date -u -d "$STATS_END -$(( days - 1 )) days" +%F)&to=$STATS_END" \
+      CONNECTIONS=$STATS_CONNECTIONS measure "stats-${days}d" stats.lua "$APP_URL" "$APP_PID"
+  done
+  stop_app
 fi
 
 # ---------------------------------------------------------------- heap per cached link

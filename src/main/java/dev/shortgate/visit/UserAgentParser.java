@@ -70,9 +70,9 @@ final class UserAgentParser {
         }
     }
 
-    /** What is known of an agent without the parser: only whether it is a link-preview fetcher. */
+    /** What is known of an agent without the parser: only whether it looks automated ({@link #looksLikeBot}). */
     static Parsed unparsed(String userAgent) {
-        return new Parsed(null, null, null, null, userAgent != null && isPreviewAgent(userAgent));
+        return new Parsed(null, null, null, null, looksLikeBot(userAgent));
     }
 
     private UserAgentParser() {
@@ -95,6 +95,28 @@ final class UserAgentParser {
         boolean bot = (deviceClass != null && BOT_DEVICE_CLASSES.contains(deviceClass)) || isPreviewAgent(agent);
         return new Parsed(value(parsed.get(UserAgent.AGENT_NAME)), value(parsed.get(UserAgent.AGENT_VERSION)),
                 value(parsed.get(UserAgent.OPERATING_SYSTEM_NAME)), deviceClass, bot);
+    }
+
+    /** Lower-case fragments that mark an agent as automated, for {@link #looksLikeBot}. */
+    static final List<String> BOT_FRAGMENTS = List.of("bot", "crawl", "spider", "slurp", "curl/", "wget/",
+            "python-", "python/", "java/", "go-http-client", "okhttp", "http://", "https://", "headless");
+
+    /**
+     * Whether an agent looks automated, from its text alone, without Yauaa: missing or blank, a link-preview
+     * fetcher, or a telltale fragment. Used only where parsing is not allowed (the event loop) and the parsed
+     * answer is not cached yet.
+     */
+    static boolean looksLikeBot(String userAgent) {
+        if (userAgent == null || userAgent.isBlank()) {
+            return true;
+        }
+        String lower = userAgent.toLowerCase(Locale.ROOT);
+        for (String fragment : BOT_FRAGMENTS) {
+            if (lower.contains(fragment)) {
+                return true;
+            }
+        }
+        return isPreviewAgent(userAgent);
     }
 
     static boolean isPreviewAgent(String userAgent) {

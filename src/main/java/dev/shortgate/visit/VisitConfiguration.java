@@ -61,15 +61,40 @@ class VisitConfiguration {
     }
 
     @Bean
+    VisitTally visitTally(VisitProperties properties) {
+        return new VisitTally(properties.maxDistinctPerCode(), UserAgentParser::looksLikeBot);
+    }
+
+    @Bean
+    UniqueVisitors uniqueVisitors() {
+        return new UniqueVisitors();
+    }
+
+    @Bean
+    MultiRowSql visitSql(DatabaseClient db, ConnectionFactory connectionFactory, VisitProperties properties) {
+        return new MultiRowSql(db, BindMarkersFactoryResolver.resolve(connectionFactory), isMySql(connectionFactory),
+                properties.lockWaitSeconds());
+    }
+
+    @Bean
     VisitRecorder visitRecorder(VisitProperties properties, ClientIpResolver clientIps, VisitEnricher enricher,
-                                DatabaseClient db, ConnectionFactory connectionFactory, SharedSecrets secrets,
+                                MultiRowSql sql, VisitTally tally, UniqueVisitors uniques, SharedSecrets secrets,
                                 ReactiveTransactionManager transactionManager, Clock clock, MeterRegistry registry) {
-        VisitBatchWriter writer = new VisitBatchWriter(db, BindMarkersFactoryResolver.resolve(connectionFactory),
-                TransactionalOperator.create(transactionManager), enricher, Schedulers.boundedElastic(),
-                isMySql(connectionFactory), StringUtils.hasText(properties.clientIdSecret())
+        TransactionalOperator transactions = TransactionalOperator.create(transactionManager);
+        VisitBatchWriter writer = new VisitBatchWriter(sql, transactions, enricher, Schedulers.boundedElastic(),
+                StringUtils.hasText(properties.clientIdSecret())
                         ? Mono.just(properties.clientIdSecret().getBytes(StandardCharsets.UTF_8))
                         : secrets.get(CLIENT_ID_KEY));
-        return new VisitRecorder(properties, clientIps, new VisitId(), writer, clock, Schedulers.parallel(), registry);
+        VisitCountFlusher counts = new VisitCountFlusher(tally, uniques, enricher,
+                new VisitCountWriter(sql, transactions, clock), properties, clock, Schedulers.parallel(),
+                Schedulers.boundedElastic(), registry);
+        return new VisitRecorder(properties, clientIps, new VisitId(), writer, tally, uniques, counts, clock,
+                Schedulers.parallel(), registry);
+    }
+
+    @Bean
+    VisitRetention visitRetention(DatabaseClient db, VisitProperties properties, Clock clock, MeterRegistry registry) {
+        return new VisitRetention(db, properties, clock, Schedulers.parallel(), registry);
     }
 
     /** r2dbc-mysql (MySQL and MariaDB) names itself "MySQL"; a pool reports the name of what it pools. */

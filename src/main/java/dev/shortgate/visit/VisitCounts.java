@@ -13,11 +13,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * How many visits a link has had, from the per-day counters the visit writer upserts. Used to enforce
- * {@code maxVisits}. A count is reused for a second per link and pod, so a popular capped link costs about one
- * query a second rather than one per redirect. The count trails the redirects by the visits still
- * buffered (up to one batch or flush interval per pod) plus that second, which is how far a capped link may
- * overshoot its cap under concurrency.
+ * How many visits a link has had: the per-day counters in {@code link_stats} (every pod's flushed counts) plus the
+ * visits this pod has counted and not yet written. Used to enforce {@code maxVisits}. The database part is reused
+ * for a second per link and pod, so a popular capped link costs about one query a second rather than one per
+ * redirect. A capped link can still overshoot its cap by what other pods counted and have not flushed yet (up to
+ * one {@code counts-flush-interval} each) and by that second of reuse.
  */
 @Component
 public class VisitCounts {
@@ -29,21 +29,26 @@ public class VisitCounts {
     private final Cache<String, Long> counts;
 
     private final Scheduler scheduler;
+    private final VisitTally tally;
 
-    VisitCounts(DatabaseClient db, Ticker ticker, ConnectionFactory connectionFactory) {
+    VisitCounts(DatabaseClient db, Ticker ticker, ConnectionFactory connectionFactory, VisitTally tally) {
         this.db = db;
+        this.tally = tally;
         this.scheduler = BlockingDrivers.schedulerFor(connectionFactory);
         this.counts = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(FRESHNESS).ticker(ticker).build();
     }
 
+    /** Visits of this link so far, as far as this pod knows; the redirect path calls it for capped links. */
     public Mono<Long> count(String code) {
         Long fresh = counts.getIfPresent(code);
-        return fresh != null ? Mono.just(fresh) : query(code).doOnNext(count -> counts.put(code, count));
+        Mono<Long> stored = fresh != null ? Mono.just(fresh) : query(code).doOnNext(count -> counts.put(code, count));
+        return stored.map(count -> count + tally.unwritten(code));
     }
 
-    /** The count if one read in the last second is at hand, else {@code null}: never waits for a query. */
+    /** As {@link #count}, if the stored count read in the last second is at hand, else {@code null}: never waits. */
     public Long fresh(String code) {
-        return counts.getIfPresent(code);
+        Long stored = counts.getIfPresent(code);
+        return stored == null ? null : stored + tally.unwritten(code);
     }
 
     private Mono<Long> query(String code) {

@@ -28,6 +28,17 @@ final class VisitEnricher {
         this.storeRawIp = storeRawIp;
     }
 
+    /** The user agent's browser, OS, device class and bot flag (Yauaa, cached); call it on a worker thread. */
+    UserAgentParser.Parsed agent(String userAgent) {
+        UserAgentParser agents = parser.get();
+        return agents == null ? UserAgentParser.unparsed(userAgent) : agents.parse(userAgent);
+    }
+
+    /** The ISO country of an address or network (GeoIP2, cached), or {@code null}; call it on a worker thread. */
+    String country(InetAddress address) {
+        return geo.locate(address).country();
+    }
+
     /** @param clientIdKey key of the client-id HMAC, shared by every pod */
     List<Visit> enrich(List<RawVisit> batch, byte[] clientIdKey) {
         UserAgentParser agents = parser.get();

@@ -56,6 +56,17 @@ final class VisitId {
         return id;
     }
 
+    /** The smallest id of a visit at this instant's second: every older visit's id sorts below it. */
+    static byte[] firstOfSecond(Instant at) {
+        int seconds = (int) at.getEpochSecond();
+        byte[] id = new byte[BYTES];
+        id[0] = (byte) (seconds >>> 24);
+        id[1] = (byte) (seconds >>> 16);
+        id[2] = (byte) (seconds >>> 8);
+        id[3] = (byte) seconds;
+        return id;
+    }
+
     /** The 16-character form of a 12-byte id. */
     static String toText(byte[] id) {
         if (id == null || id.length != BYTES) {

@@ -3,28 +3,26 @@ package dev.shortgate.visit;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import io.r2dbc.spi.Readable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
-/** Reads for the stats API: counters from {@code link_stats}, everything else from {@code visit}. */
+/**
+ * Reads for the stats API, all from the aggregates: per-day counters from {@code link_stats}, top lists from
+ * {@code visit_dim_stats}, unique visitors from the sketches in {@code visit_sketch}. Each costs the same for a link
+ * with ten visits a day or a million: its rows are per day (and label), never per visit. Raw rows are read only
+ * for the raw-visit list.
+ */
 @Repository
 class VisitQueries {
-
-    /** Columns the stats API ranks, by the name it uses for them. Fixed strings: never built from input. */
-    enum Ranked {
-        COUNTRY("country"), BROWSER("browser"), OS("os"), DEVICE_CLASS("device_class"), REFERER("referer");
-
-        final String column;
-
-        Ranked(String column) {
-            this.column = column;
-        }
-    }
 
     /** @param date the UTC day, @param visits all visits, @param botVisits those made by bots */
     record DayCount(LocalDate date, long visits, long botVisits) {
@@ -64,27 +62,47 @@ class VisitQueries {
                 .all();
     }
 
-    /** Distinct client ids among the visits of the UTC days {@code [from, to]}. */
+    /**
+     * Estimated distinct visitors over the UTC days {@code [from, to]}: the union of every pod's sketch of each day
+     * ({@link UniqueVisitors}); bots left out unless {@code bots}.
+     */
     Mono<Long> uniqueVisitors(String code, LocalDate from, LocalDate to, boolean bots) {
-        return db.sql("SELECT COUNT(DISTINCT client_id) AS n FROM visit WHERE " + range(bots))
+        return db.sql("SELECT " + (bots ? "visitors" : "human_visitors") + " AS sketch FROM visit_sketch "
+                        + "WHERE code = :code AND stat_date >= :from AND stat_date <= :to")
                 .bind("code", code)
-                .bind("from", start(from))
-                .bind("to", start(to.plusDays(1)))
-                .map(row -> number(row, "n"))
-                .one();
+                .bind("from", from)
+                .bind("to", to)
+                .map(row -> bytes(row.get("sketch")))
+                .all()
+                .collectList()
+                .publishOn(Schedulers.parallel())
+                .map(UniqueVisitors::estimate);
     }
 
-    /** The {@code limit} most frequent non-null values of a column, most visits first. */
-    Mono<List<LabelCount>> top(Ranked ranked, String code, LocalDate from, LocalDate to, boolean bots, int limit) {
-        return db.sql("SELECT " + ranked.column + " AS label, COUNT(*) AS n FROM visit WHERE " + range(bots)
-                        + " AND " + ranked.column + " IS NOT NULL GROUP BY " + ranked.column
-                        + " ORDER BY n DESC, label LIMIT " + limit)
+    /**
+     * The {@code limit} labels with the most visits of every dimension, most first; bots left out unless asked.
+     * One query for all five: it reads the link's rows once, in key order (code, dim, label, day), and ranks each
+     * dimension's labels with a window function.
+     */
+    Mono<Map<Dimension, List<LabelCount>>> top(String code, LocalDate from, LocalDate to, boolean bots, int limit) {
+        return db.sql("SELECT dim, label, n FROM (SELECT dim, label, n, ROW_NUMBER() OVER (PARTITION BY dim "
+                        + "ORDER BY n DESC, label) AS rk FROM (SELECT dim, label, SUM("
+                        + (bots ? "visits" : "visits - bot_visits") + ") AS n FROM visit_dim_stats "
+                        + "WHERE code = :code AND stat_date >= :from AND stat_date <= :to GROUP BY dim, label) g "
+                        + "WHERE n > 0) r WHERE rk <= " + limit + " ORDER BY dim, rk")
                 .bind("code", code)
-                .bind("from", start(from))
-                .bind("to", start(to.plusDays(1)))
-                .map(row -> new LabelCount(row.get("label", String.class), number(row, "n")))
+                .bind("from", from)
+                .bind("to", to)
+                .map(row -> Map.entry(((Number) row.get("dim")).intValue(),
+                        new LabelCount(row.get("label", String.class), number(row, "n"))))
                 .all()
-                .collectList();
+                .collect(() -> new EnumMap<Dimension, List<LabelCount>>(Dimension.class), (map, entry) -> {
+                    for (Dimension dimension : Dimension.values()) {
+                        if (dimension.id == entry.getKey()) {
+                            map.computeIfAbsent(dimension, d -> new ArrayList<>()).add(entry.getValue());
+                        }
+                    }
+                });
     }
 
     /** Visits of a code, newest id first, after the {@code cursor} id when one is given. */
@@ -97,14 +115,6 @@ class VisitQueries {
             spec = spec.bind("cursor", cursor);
         }
         return spec.map(VisitQueries::toVisit).all();
-    }
-
-    private static String range(boolean bots) {
-        return "code = :code AND visited_at >= :from AND visited_at < :to" + (bots ? "" : " AND bot = FALSE");
-    }
-
-    private static LocalDateTime start(LocalDate day) {
-        return day.atStartOfDay();
     }
 
     private static Visit toVisit(Readable row) {

@@ -3,9 +3,11 @@ package dev.shortgate.visit;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 import dev.shortgate.security.ClientIpResolver;
 import io.micrometer.core.instrument.Counter;
@@ -26,23 +28,25 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
-import reactor.util.retry.Retry;
 
 /**
- * Takes visits from the redirect path and gets them written, without ever making a redirect wait or fail.
+ * Takes visits from the redirect path, without ever making a redirect wait or fail, and sends each down two paths.
  *
- * <p>{@link #record} takes the cheap facts of a visit on the event loop and offers them to a bounded buffer: at
- * most {@code buffer-capacity} visits are held at once, counting those queued, waiting in a batch and being
- * written. A visit that finds the buffer full is dropped and counted ({@code shortgate.visits.dropped}, reason
- * {@code buffer_full}). The buffer drains into batches of up to {@code batch-size} visits or {@code flush-interval}
- * of waiting, whichever comes first ({@code bufferTimeout}); {@code write-concurrency} batches are written at a time.
- * A failed batch is retried with exponential backoff; if it still fails its visits are dropped and counted
- * ({@code write_failed}). While a batch retries, it keeps its place in the buffer, so a long outage fills the
- * buffer and sheds new visits rather than memory.
+ * <p><b>Counts never drop.</b> Every visit is counted at once in the pod's {@link VisitTally} (per link, UTC day and
+ * what its dimensions follow from) and in its {@link UniqueVisitors} sketch; the {@link VisitCountFlusher} writes
+ * the deltas every {@code counts-flush-interval}. Memory follows the active links, not the traffic.
+ *
+ * <p><b>Raw rows shed load.</b> The visit's raw row is offered to a bounded buffer: at most {@code buffer-capacity}
+ * are held at once, counting those queued, waiting in a batch and being written. A row that finds the buffer full
+ * is dropped and counted ({@code shortgate.visits.dropped{reason="buffer_full"}}). The buffer drains into batches of
+ * up to {@code batch-size} rows or {@code flush-interval} of waiting ({@code bufferTimeout}); {@code
+ * write-concurrency} batches are written at a time. A failed batch keeps its place in the buffer and is retried
+ * with capped backoff until it is written (a database outage fills the buffer and sheds new rows, never memory).
  *
  * <p>As a {@link SmartLifecycle} it starts before the web server and stops after it: on shutdown the server first
- * finishes its requests (graceful shutdown), then the buffer is completed and everything in it is written, for at
- * most {@code shutdown-flush-timeout}. Whatever is still held then is counted as dropped ({@code shutdown}).
+ * finishes its requests (graceful shutdown); then recording closes, waiting for visits being recorded at that
+ * moment, and both paths write what they hold, for at most {@code shutdown-flush-timeout}. Raw rows still held then
+ * are counted as dropped ({@code shutdown}).
  */
 public final class VisitRecorder implements SmartLifecycle {
 
@@ -51,7 +55,12 @@ public final class VisitRecorder implements SmartLifecycle {
     /** After the web server has stopped (it stops at {@link WebServerApplicationContext#START_STOP_LIFECYCLE_PHASE}). */
     static final int PHASE = WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE - 1024;
 
-    /** Writes one batch, or fails; retries and counting are the recorder's. */
+    private static final long SECONDS_PER_DAY = 86_400;
+
+    /** How long recording must see no visit before shutdown closes it. */
+    static final Duration QUIET = Duration.ofMillis(100);
+
+    /** Writes one batch of raw rows, or fails; retries and counting are the recorder's. */
     @FunctionalInterface
     interface BatchWriter {
         Mono<Void> write(List<RawVisit> batch);
@@ -61,14 +70,26 @@ public final class VisitRecorder implements SmartLifecycle {
     private final ClientIpResolver clientIps;
     private final VisitId ids;
     private final BatchWriter writer;
+    private final VisitTally tally;
+    private final UniqueVisitors uniques;
+    private final VisitCountFlusher counts;
     private final Clock clock;
     private final Scheduler timer;
 
     private final AtomicInteger held = new AtomicInteger();
+    /**
+     * Visits being recorded right now; shutdown waits for them before closing the buffer. Striped, since every event
+     * loop changes it; a visit raises it before it reads {@code accepting}, so once shutdown has cleared
+     * {@code accepting} and then seen a sum of 0, no visit can still reach the buffer.
+     */
+    private final LongAdder recording = new LongAdder();
+    private final Counter counted;
     private final Counter written;
     private final Counter droppedBufferFull;
     private final Counter droppedWriteFailed;
     private final Counter droppedShutdown;
+    private final Counter rejectedUnreadable;
+    private final Counter retries;
     private final DistributionSummary batchSizes;
     private final Timer flushes;
 
@@ -78,32 +99,41 @@ public final class VisitRecorder implements SmartLifecycle {
     private Disposable pipeline;
     private final Sinks.Empty<Void> drained = Sinks.empty();
 
-    VisitRecorder(VisitProperties properties, ClientIpResolver clientIps, VisitId ids, BatchWriter writer, Clock clock,
-                  Scheduler timer, MeterRegistry registry) {
+    VisitRecorder(VisitProperties properties, ClientIpResolver clientIps, VisitId ids, BatchWriter writer,
+                  VisitTally tally, UniqueVisitors uniques, VisitCountFlusher counts, Clock clock, Scheduler timer,
+                  MeterRegistry registry) {
         this.properties = properties;
         this.clientIps = clientIps;
         this.ids = ids;
         this.writer = writer;
+        this.tally = tally;
+        this.uniques = uniques;
+        this.counts = counts;
         this.clock = clock;
         this.timer = timer;
         Gauge.builder("shortgate.visits.buffered", held, AtomicInteger::get)
-                .description("Visits held in memory: queued, batched or being written")
+                .description("Raw visit rows held in memory: queued, batched or being written")
                 .register(registry);
+        this.counted = Counter.builder("shortgate.visits.counted")
+                .description("Visits counted (every redirect answered to a GET, bots included)").register(registry);
         this.written = Counter.builder("shortgate.visits.written")
-                .description("Visits written to the database").register(registry);
+                .description("Raw visit rows written to the database").register(registry);
         this.droppedBufferFull = dropped(registry, "buffer_full");
         this.droppedWriteFailed = dropped(registry, "write_failed");
         this.droppedShutdown = dropped(registry, "shutdown");
+        this.rejectedUnreadable = dropped(registry, "unreadable");
+        this.retries = Counter.builder("shortgate.visits.write.retries").tag("path", "raw")
+                .description("Visit writes tried again after a failure or a timeout").register(registry);
         this.batchSizes = DistributionSummary.builder("shortgate.visits.batch.size")
-                .description("Visits per written batch").register(registry);
+                .description("Raw visit rows per written batch").register(registry);
         this.flushes = Timer.builder("shortgate.visits.flush")
-                .description("Time to write one batch of visits, retries included").register(registry);
+                .description("Time to write one batch of raw visit rows, retries included").register(registry);
     }
 
     private static Counter dropped(MeterRegistry registry, String reason) {
         return Counter.builder("shortgate.visits.dropped").tag("reason", reason)
-                .description("Visits not recorded: buffer full, write failed after retries, or still held at shutdown")
-                .register(registry);
+                .description("Raw visit rows not written: buffer full, rejected by the database, still held at "
+                        + "shutdown, or a request whose facts could not be read").register(registry);
     }
 
     /**
@@ -114,30 +144,56 @@ public final class VisitRecorder implements SmartLifecycle {
         if (!properties.enabled()) {
             return;
         }
-        HttpHeaders headers = request.headers().asHttpHeaders();
-        record(code, clientIps.resolve(request), headers.getFirst(HttpHeaders.USER_AGENT),
-                headers.getFirst(HttpHeaders.REFERER));
+        InetAddress ip;
+        String agent;
+        String referer;
+        try {
+            HttpHeaders headers = request.headers().asHttpHeaders();
+            ip = clientIps.resolve(request);
+            agent = headers.getFirst(HttpHeaders.USER_AGENT);
+            referer = headers.getFirst(HttpHeaders.REFERER);
+        } catch (RuntimeException e) {
+            rejectedUnreadable.increment();
+            log.debug("Could not read a visit's facts: {}", e.toString());
+            return;
+        }
+        record(code, ip, agent, referer);
     }
 
     /**
-     * Records a visit to {@code code} from plain facts: the client address (already resolved through the trusted
-     * proxies) and the raw {@code User-Agent} and {@code Referer} headers, each possibly {@code null}. Takes
-     * microseconds, never blocks and never throws.
+     * Records a visit from plain facts: the short code, the client address (as {@link ClientIpResolver} decided
+     * it; {@code null} when unknown), and the raw {@code User-Agent} and {@code Referer} header values (either may
+     * be {@code null}; they are cut to their bounds here). For the redirect path's fast lane: cheap, allocation-light,
+     * never blocks and never throws. Call it for GET only, once the redirect is decided.
      */
     public void record(String code, InetAddress clientIp, String userAgent, String referer) {
         if (!properties.enabled()) {
             return;
         }
+        recording.increment();
         try {
-            var at = clock.instant();
-            offer(new RawVisit(ids.next(at), code, at, clientIp, truncate(userAgent, properties.userAgentMaxLength()),
-                    truncate(referer, properties.refererMaxLength())));
+            if (!accepting) {
+                droppedShutdown.increment();
+                return;
+            }
+            Instant at = clock.instant();
+            long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
+            String agent = truncate(userAgent, properties.userAgentMaxLength());
+            String ref = truncate(referer, properties.refererMaxLength());
+            tally.add(code, day, agent, clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
+                    VisitTally.refererHost(ref), clientIp);
+            uniques.add(code, day, clientIp, agent, counts.isBot(agent));
+            counted.increment();
+            offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref));
         } catch (RuntimeException e) {
+            rejectedUnreadable.increment();
             log.debug("Could not take a visit: {}", e.toString());
+        } finally {
+            recording.decrement();
         }
     }
 
-    /** Puts a visit in the buffer; {@code false} (and a counted drop) when the buffer is full or closed. */
+    /** Puts a raw row in the buffer; {@code false} (and a counted drop) when the buffer is full or closed. */
     boolean offer(RawVisit visit) {
         FluxSink<RawVisit> target = sink;
         if (!accepting || target == null) {
@@ -153,7 +209,7 @@ public final class VisitRecorder implements SmartLifecycle {
         return true;
     }
 
-    /** Visits held now: queued, batched or being written. */
+    /** Raw rows held now: queued, batched or being written. */
     int held() {
         return held.get();
     }
@@ -179,6 +235,7 @@ public final class VisitRecorder implements SmartLifecycle {
                             drained.tryEmitEmpty();
                         },
                         drained::tryEmitEmpty);
+        counts.start();
         accepting = true;
         running = true;
     }
@@ -186,19 +243,19 @@ public final class VisitRecorder implements SmartLifecycle {
     private Mono<Void> write(List<RawVisit> batch) {
         int size = batch.size();
         long start = System.nanoTime();
-        return writer.write(batch)
-                .retryWhen(Retry.backoff(properties.retryAttempts(), properties.retryBackoff())
-                        .scheduler(timer)
-                        .doBeforeRetry(signal -> log.warn("Writing {} visits failed (attempt {}); retrying: {}", size,
-                                signal.totalRetries() + 1, signal.failure().toString())))
+        return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
+                    retries.increment();
+                    log.warn("Writing {} visits failed (attempt {}); retrying: {}", size, signal.totalRetries() + 1,
+                            WriteRetry.rootCause(signal.failure()).toString());
+                })
                 .then(Mono.fromRunnable(() -> {
                     written.increment(size);
                     batchSizes.record(size);
                 }))
                 .onErrorResume(error -> {
                     droppedWriteFailed.increment(size);
-                    log.error("Dropped {} visits: writing them failed after {} retries: {}", size,
-                            properties.retryAttempts(), rootCause(error).toString());
+                    log.error("Dropped {} visits: the database rejected them: {}", size,
+                            WriteRetry.rootCause(error).toString());
                     return Mono.empty();
                 })
                 .doFinally(signal -> {
@@ -215,34 +272,71 @@ public final class VisitRecorder implements SmartLifecycle {
         stop(() -> { });
     }
 
-    /** Completes the buffer and lets the writer drain it, then calls back; never later than the flush timeout. */
+    /**
+     * Keeps recording while the paths write what they hold, until visits have stopped arriving and nothing is held
+     * (the web server has stopped before this, but a connection it kept open may still be answered while a slow
+     * flush runs); then closes recording, waits for visits being recorded at that instant, lets both paths write the
+     * last of it, and calls back. The open phase and the last flush each take at most half of
+     * {@code shutdown-flush-timeout}.
+     */
     @Override
     public void stop(Runnable callback) {
-        FluxSink<RawVisit> target;
         synchronized (this) {
             if (!running) {
                 callback.run();
                 return;
             }
             running = false;
-            accepting = false;
-            target = sink;
         }
-        int pending = held.get();
-        log.info("Flushing {} buffered visits before shutdown", pending);
-        target.complete();
-        drained.asMono()
-                .timeout(properties.shutdownFlushTimeout(), timer)
-                .onErrorResume(timeout -> {
-                    int left = held.getAndSet(0);
-                    droppedShutdown.increment(left);
-                    log.error("Shutdown flush timed out after {}; dropped {} visits still held",
-                            properties.shutdownFlushTimeout(), left);
-                    pipeline.dispose();
-                    return Mono.empty();
-                })
+        Duration half = properties.shutdownFlushTimeout().dividedBy(2);
+        settled(half)
+                .then(Mono.defer(() -> {
+                    close();
+                    Mono<Void> raw = drained.asMono()
+                            .timeout(half, timer)
+                            .onErrorResume(timeout -> {
+                                int left = held.getAndSet(0);
+                                droppedShutdown.increment(left);
+                                log.error("Shutdown flush timed out after {}; dropped {} visits still held",
+                                        properties.shutdownFlushTimeout(), left);
+                                pipeline.dispose();
+                                return Mono.empty();
+                            });
+                    return Mono.when(raw, counts.stop(half));
+                }))
                 .doFinally(signal -> callback.run())
                 .subscribe();
+    }
+
+    /**
+     * Completes once, for one {@link #QUIET} period, no visit has been recorded, no raw row is held and no count
+     * is waiting to be written; or after {@code limit}. Recording stays open meanwhile, and both paths keep writing.
+     */
+    private Mono<Void> settled(Duration limit) {
+        return Mono.defer(() -> {
+            double[] last = {-1};
+            return Flux.interval(QUIET, timer)
+                    .map(tick -> counted.count() + rejectedUnreadable.count())
+                    .takeUntil(seen -> {
+                        boolean settled = seen == last[0] && held.get() == 0 && tally.pending() == 0;
+                        last[0] = seen;
+                        return settled;
+                    })
+                    .then();
+        }).timeout(limit, timer).onErrorResume(timeout -> Mono.empty());
+    }
+
+    /** Stops taking visits, and waits for those being recorded at this instant to reach the buffer and the tally. */
+    private void close() {
+        accepting = false;
+        // A visit that saw `accepting` true has already raised `recording`: wait for it, so closing the buffer
+        // cannot race its last row.
+        long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+        while (recording.sum() > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        log.info("Flushing {} buffered visits and the counts of {} before shutdown", held.get(), tally.pending());
+        sink.complete();
     }
 
     @Override
@@ -267,13 +361,5 @@ public final class VisitRecorder implements SmartLifecycle {
             end--;
         }
         return value.substring(0, end);
-    }
-
-    private static Throwable rootCause(Throwable error) {
-        Throwable t = error;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

@@ -26,8 +26,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * The stats API: {@code GET /api/v1/links/{code}/stats} (totals, per day and top tens over a UTC date range) and
- * {@code GET /api/v1/links/{code}/visits} (raw visits, newest first, paged by visit id). Bots are left out of the
- * stats unless {@code bots=true}. Numbers trail the redirects by up to one flush interval.
+ * {@code GET /api/v1/links/{code}/visits} (raw visits, newest first, paged by visit id). {@code visits} and
+ * {@code perDay} give all, non-bot and bot visits side by side; unique visitors and the top tens leave bots out
+ * unless {@code bots=true}. Everything but the raw list is read from aggregates, so it costs the same at ten visits
+ * or ten million. Numbers trail the redirects by up to one {@code counts-flush-interval}.
  */
 @RestController
 @RequestMapping(path = "/api/v1/links/{code}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -48,15 +50,35 @@ class VisitStatsController {
         this.clock = clock;
     }
 
-    /** Stats of one link over the UTC days {@code from} to {@code to}, both included. */
-    record Stats(String code, LocalDate from, LocalDate to, boolean bots, long totalVisits, long uniqueVisitors,
-                 List<DayVisits> perDay, List<VisitQueries.LabelCount> topCountries,
+    /**
+     * Stats of one link over the UTC days {@code from} to {@code to}, both included.
+     *
+     * @param visits         every visit of the range, split into visits by people and by bots
+     * @param uniqueVisitors estimated distinct visitors (IP and user agent) of the range, from HyperLogLog sketches
+     *                       (relative standard error about 1.6%); bots left out unless {@code bots}
+     * @param totalVisits    deprecated: the visits the old field counted (bots left out unless {@code bots}); read
+     *                       {@code visits.nonBots} or {@code visits.total} instead
+     * @param perDay         every day of the range, zero or not
+     * @param topCountries   the ten labels with most visits (bots left out unless {@code bots}); likewise below
+     */
+    record Stats(String code, LocalDate from, LocalDate to, boolean bots, Visits visits, long uniqueVisitors,
+                 @Deprecated long totalVisits, List<DayVisits> perDay, List<VisitQueries.LabelCount> topCountries,
                  List<VisitQueries.LabelCount> topBrowsers, List<VisitQueries.LabelCount> topOperatingSystems,
-                 List<VisitQueries.LabelCount> topDeviceClasses, List<VisitQueries.LabelCount> topReferers) {
+                 List<VisitQueries.LabelCount> topDeviceClasses, List<VisitQueries.LabelCount> topReferrerHosts) {
     }
 
-    /** @param date a UTC day, @param visits its visits (every day of the range is listed, zero or not) */
-    record DayVisits(LocalDate date, long visits) {
+    /** Shlink's summary shape: {@code total} = {@code nonBots} + {@code bots}. */
+    record Visits(long total, long nonBots, long bots) {
+        static Visits of(long total, long bots) {
+            return new Visits(total, total - bots, bots);
+        }
+    }
+
+    /**
+     * A UTC day's visits. {@code visits} is deprecated: what the old field counted (bots left out unless
+     * {@code bots}); read {@code nonBots} or {@code total} instead.
+     */
+    record DayVisits(LocalDate date, long total, long nonBots, long bots, @Deprecated long visits) {
     }
 
     /** One page of visits; {@code nextCursor} is null on the last page. */
@@ -91,16 +113,19 @@ class VisitStatsController {
         return visible(code, caller).then(Mono.zip(
                 queries.perDay(code, start, end).collectList(),
                 queries.uniqueVisitors(code, start, end, withBots),
-                queries.top(VisitQueries.Ranked.COUNTRY, code, start, end, withBots, TOP),
-                queries.top(VisitQueries.Ranked.BROWSER, code, start, end, withBots, TOP),
-                queries.top(VisitQueries.Ranked.OS, code, start, end, withBots, TOP),
-                queries.top(VisitQueries.Ranked.DEVICE_CLASS, code, start, end, withBots, TOP),
-                queries.top(VisitQueries.Ranked.REFERER, code, start, end, withBots, TOP)))
+                queries.top(code, start, end, withBots, TOP)))
                 .map(t -> {
                     List<DayVisits> days = everyDay(start, end, t.getT1(), withBots);
-                    long total = days.stream().mapToLong(DayVisits::visits).sum();
-                    return new Stats(code, start, end, withBots, total, t.getT2(), days, t.getT3(), t.getT4(),
-                            t.getT5(), t.getT6(), t.getT7());
+                    long total = days.stream().mapToLong(DayVisits::total).sum();
+                    long botVisits = days.stream().mapToLong(DayVisits::bots).sum();
+                    Map<Dimension, List<VisitQueries.LabelCount>> top = t.getT3();
+                    return new Stats(code, start, end, withBots, Visits.of(total, botVisits), t.getT2(),
+                            withBots ? total : total - botVisits, days,
+                            top.getOrDefault(Dimension.COUNTRY, List.of()),
+                            top.getOrDefault(Dimension.BROWSER, List.of()),
+                            top.getOrDefault(Dimension.OS, List.of()),
+                            top.getOrDefault(Dimension.DEVICE_CLASS, List.of()),
+                            top.getOrDefault(Dimension.REFERRER_HOST, List.of()));
                 });
     }
 
@@ -130,14 +155,17 @@ class VisitStatsController {
     }
 
     private static List<DayVisits> everyDay(LocalDate start, LocalDate end, List<VisitQueries.DayCount> counts,
-                                            boolean bots) {
-        Map<LocalDate, Long> byDay = new HashMap<>();
+                                            boolean withBots) {
+        Map<LocalDate, VisitQueries.DayCount> byDay = new HashMap<>();
         for (VisitQueries.DayCount count : counts) {
-            byDay.put(count.date(), bots ? count.visits() : count.visits() - count.botVisits());
+            byDay.put(count.date(), count);
         }
         List<DayVisits> days = new ArrayList<>();
         for (LocalDate day = start; !day.isAfter(end); day = day.plusDays(1)) {
-            days.add(new DayVisits(day, byDay.getOrDefault(day, 0L)));
+            VisitQueries.DayCount count = byDay.get(day);
+            long total = count == null ? 0 : count.visits();
+            long bots = count == null ? 0 : count.botVisits();
+            days.add(new DayVisits(day, total, total - bots, bots, withBots ? total : total - bots));
         }
         return days;
     }

@@ -41,6 +41,8 @@ class VisitsOnH2Test {
         properties.put("spring.r2dbc.url", "r2dbc:h2:file:///./target/h2-visits-" + UUID.randomUUID()
                 + "/db?options=MODE=MySQL;DATABASE_TO_LOWER=TRUE");
         properties.put("shortgate.visit.trusted-proxies", "127.0.0.0/8,::1/128");
+        properties.put("shortgate.visit.counts-flush-interval", "100ms");
+        properties.put("shortgate.visit.sketch-flush-interval", "100ms");
         geo = Files.isReadable(GeoLocatorTest.GEOIP);
         if (geo) {
             properties.put("shortgate.visit.geoip-database", GeoLocatorTest.GEOIP.toString());
@@ -62,7 +64,9 @@ class VisitsOnH2Test {
         app.web().head().uri("/" + code).header("User-Agent", CHROME).exchange().expectStatus().isFound();
         app.web().get().uri("/no-such-link").exchange().expectStatus().isNotFound();
 
-        await().atMost(Duration.ofSeconds(90)).until(() -> count("SELECT COUNT(*) FROM visit") == 4);
+        await().atMost(Duration.ofSeconds(90)).until(() -> count("SELECT COUNT(*) FROM visit") == 4
+                && count("SELECT COALESCE(SUM(visits), 0) FROM link_stats") == 4
+                && count("SELECT COUNT(*) FROM visit_sketch") >= 1);
     }
 
     @AfterAll
@@ -87,17 +91,24 @@ class VisitsOnH2Test {
                 .uri("/api/v1/links/{code}/stats?from={d}&to={d}", code, today, today)
                 .exchange().expectStatus().isOk().expectBody();
 
-        body.jsonPath("$.totalVisits").isEqualTo(3)
+        body.jsonPath("$.visits.total").isEqualTo(4)
+                .jsonPath("$.visits.nonBots").isEqualTo(3)
+                .jsonPath("$.visits.bots").isEqualTo(1)
+                .jsonPath("$.totalVisits").isEqualTo(3)
                 .jsonPath("$.uniqueVisitors").isEqualTo(1)
                 .jsonPath("$.bots").isEqualTo(false)
                 .jsonPath("$.perDay.length()").isEqualTo(1)
                 .jsonPath("$.perDay[0].date").isEqualTo(today)
                 .jsonPath("$.perDay[0].visits").isEqualTo(3)
+                .jsonPath("$.perDay[0].total").isEqualTo(4)
+                .jsonPath("$.perDay[0].nonBots").isEqualTo(3)
+                .jsonPath("$.perDay[0].bots").isEqualTo(1)
                 .jsonPath("$.topBrowsers[0].label").isEqualTo("Chrome")
                 .jsonPath("$.topBrowsers[0].visits").isEqualTo(3)
                 .jsonPath("$.topDeviceClasses[0].label").isEqualTo("Desktop")
                 .jsonPath("$.topOperatingSystems[0].label").isEqualTo("Windows NT")
-                .jsonPath("$.topReferers[0].label").isEqualTo("https://news.example/item");
+                .jsonPath("$.topReferrerHosts[0].label").isEqualTo("news.example")
+                .jsonPath("$.topReferrerHosts[0].visits").isEqualTo(3);
         if (geo) {
             body.jsonPath("$.topCountries[0].label").isEqualTo("GB").jsonPath("$.topCountries.length()").isEqualTo(1);
         }
@@ -107,6 +118,7 @@ class VisitsOnH2Test {
     void statsIncludeBotsWhenAsked() {
         app.web().get().uri("/api/v1/links/{code}/stats?bots=true", code)
                 .exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.visits.total").isEqualTo(4)
                 .jsonPath("$.totalVisits").isEqualTo(4)
                 .jsonPath("$.uniqueVisitors").isEqualTo(2)
                 .jsonPath("$.perDay.length()").isEqualTo(30)
