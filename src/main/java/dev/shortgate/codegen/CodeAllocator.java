@@ -9,7 +9,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Finds a free code for a URL by trying candidates in order, round after round.
+ * Finds a free code for a URL by trying candidates in order, round after round. The candidates come from the
+ * configured strategy ({@link CandidateSource}); what follows describes the {@code hash} strategy.
  *
  * <p>Round 0 hashes the URL alone, so every pod proposes the same candidates for the same URL and the
  * database's unique key settles races. When all four candidates of a round are taken by other URLs, the next
@@ -19,17 +20,21 @@ import reactor.core.publisher.Mono;
  */
 public final class CodeAllocator {
 
-    private final CodeGenerator generator;
+    private final CandidateSource candidates;
     private final int maxRounds;
-    private final Supplier<String> salts;
 
+    /** Hash candidates ({@code hash} strategy), salted after round 0 by {@code salts}. */
     public CodeAllocator(CodeGenerator generator, int maxRounds, Supplier<String> salts) {
+        this(new HashCandidates(generator, salts), maxRounds);
+    }
+
+    /** Candidates of any strategy. */
+    public CodeAllocator(CandidateSource candidates, int maxRounds) {
         if (maxRounds < 1) {
             throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
         }
-        this.generator = generator;
+        this.candidates = candidates;
         this.maxRounds = maxRounds;
-        this.salts = salts;
     }
 
     /** Salts of the form {@code <epoch millis>-<nonce>}: a timestamp, made unique within this process. */
@@ -51,14 +56,27 @@ public final class CodeAllocator {
         CodeGenerator.checkLength(length);
         return Flux.range(0, maxRounds)
                 .concatMap(round -> round == 0
-                        ? tryRound(url, length, null, claim)
-                        : existing.switchIfEmpty(Mono.defer(() -> tryRound(url, length, salts.get(), claim))))
+                        ? tryRound(url, length, 0, claim)
+                        : existing.switchIfEmpty(Mono.defer(() -> tryRound(url, length, round, claim))))
                 .next()
                 .switchIfEmpty(Mono.error(() -> new CodeSpaceExhaustedException(length, maxRounds)));
     }
 
-    private <T> Mono<T> tryRound(String url, int length, String salt, Function<String, Mono<T>> claim) {
-        return Flux.fromIterable(generator.candidates(url, length, salt))
+    /**
+     * The first candidate of round 0, for creating many links with one multi-row insert; a caller whose candidate
+     * turns out taken goes through {@link #allocate} for that link.
+     */
+    public Mono<String> firstCandidate(String url, int length) {
+        CodeGenerator.checkLength(length);
+        return candidates.round(url, length, 0)
+                .filter(list -> !list.isEmpty())
+                .map(list -> list.get(0))
+                .switchIfEmpty(Mono.error(() -> new CodeSpaceExhaustedException(length, 1)));
+    }
+
+    private <T> Mono<T> tryRound(String url, int length, int round, Function<String, Mono<T>> claim) {
+        return candidates.round(url, length, round)
+                .flatMapMany(Flux::fromIterable)
                 .concatMap(claim)
                 .next();
     }

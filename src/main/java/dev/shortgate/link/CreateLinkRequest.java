@@ -14,7 +14,7 @@ import java.time.Instant;
  * @param redirectStatus 301, 302 (default), 307 or 308
  * @param forwardQuery   append the visitor's query string to the target
  */
-record CreateLinkRequest(String url, Integer length, String alias, Instant expiresAt, Long maxVisits,
+public record CreateLinkRequest(String url, Integer length, String alias, Instant expiresAt, Long maxVisits,
                          Boolean disabled, Integer redirectStatus, Boolean forwardQuery) {
 
     CreateLinkRequest(String url, Integer length, String alias) {

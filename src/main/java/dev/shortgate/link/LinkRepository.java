@@ -6,8 +6,12 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
+import dev.shortgate.codegen.Base62;
+import dev.shortgate.codegen.TakenCodes;
 import io.r2dbc.spi.Readable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -20,7 +24,7 @@ import reactor.core.publisher.Mono;
  * inserts are plain INSERTs, and a duplicate key is reported, never ignored. Deleted links stay as tombstones.
  */
 @Repository
-public class LinkRepository {
+public class LinkRepository implements TakenCodes {
 
     private static final String COLUMNS = "code, long_url, redirect_status, alias, created_at, expires_at, "
             + "max_visits, disabled, forward_query, api_key_id, deleted_at";
@@ -74,6 +78,86 @@ public class LinkRepository {
                 .one();
     }
 
+    /** Live generated links of any of these URLs, in one query; a batch's find-if-exists picks among them. */
+    Flux<Link> findGenerated(Collection<String> urls) {
+        if (urls.isEmpty()) {
+            return Flux.empty();
+        }
+        List<byte[]> hashes = urls.stream().map(LinkRepository::hash).toList();
+        return db.sql("SELECT " + COLUMNS + " FROM link WHERE long_url_hash IN (:hashes) AND alias = FALSE "
+                        + "AND deleted_at IS NULL")
+                .bind("hashes", hashes)
+                .map(LinkRepository::toLink)
+                .all();
+    }
+
+    /** The links holding any of these generated codes, tombstones included, by code, in one query. */
+    Mono<java.util.Map<String, Link>> findByCodes(Collection<String> codes) {
+        if (codes.isEmpty()) {
+            return Mono.just(java.util.Map.of());
+        }
+        return db.sql("SELECT " + COLUMNS + " FROM link WHERE code IN (" + codeLiterals(codes) + ")")
+                .map(LinkRepository::toLink)
+                .all()
+                .collectMap(Link::code);
+    }
+
+    /**
+     * Inserts many links with one multi-row statement, skipping every row whose code or create key is taken
+     * ({@code INSERT IGNORE}); the caller reads back which rows went in ({@link #findByCodes}).
+     */
+    Mono<Void> insertAll(List<Link> links) {
+        if (links.isEmpty()) {
+            return Mono.empty();
+        }
+        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link (code, long_url, long_url_hash, "
+                + "redirect_status, alias, created_at, expires_at, max_visits, disabled, forward_query, api_key_id, "
+                + "create_key) VALUES ");
+        for (int i = 0; i < links.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("(:code").append(i).append(", :url").append(i)
+                    .append(", :hash").append(i).append(", :status").append(i).append(", :alias").append(i)
+                    .append(", :createdAt").append(i).append(", :expiresAt").append(i).append(", :maxVisits").append(i)
+                    .append(", :disabled").append(i).append(", :forwardQuery").append(i).append(", :apiKeyId")
+                    .append(i).append(", :createKey").append(i).append(')');
+        }
+        // One map bound at once: binding 2,400 values one by one copies the spec's map each time (quadratic).
+        java.util.Map<String, Object> values = new java.util.HashMap<>(links.size() * 16);
+        for (int i = 0; i < links.size(); i++) {
+            Link link = links.get(i);
+            values.put("code" + i, link.code());
+            values.put("url" + i, link.url());
+            values.put("hash" + i, hash(link.url()));
+            values.put("status" + i, link.redirectStatus());
+            values.put("alias" + i, link.alias());
+            values.put("createdAt" + i, toDb(link.createdAt()));
+            values.put("disabled" + i, link.disabled());
+            values.put("forwardQuery" + i, link.forwardQuery());
+            values.put("expiresAt" + i, orNull(toDb(link.expiresAt()), LocalDateTime.class));
+            values.put("maxVisits" + i, orNull(link.maxVisits(), Long.class));
+            values.put("apiKeyId" + i, orNull(link.apiKeyId(), Long.class));
+            values.put("createKey" + i, orNull(createKey(link, link.code().length()), byte[].class));
+        }
+        var spec = db.sql(sql.toString()).bindValues(values);
+        return spec.fetch().rowsUpdated().then();
+    }
+
+    private static Object orNull(Object value, Class<?> type) {
+        return org.springframework.r2dbc.core.Parameter.fromOrEmpty(value, type);
+    }
+
+    /** Generated codes as SQL string literals; they are checked to be base-62 only, so nothing can be injected. */
+    private static String codeLiterals(Collection<String> codes) {
+        StringBuilder sql = new StringBuilder();
+        int i = 0;
+        for (String code : codes) {
+            if (code.isEmpty() || !code.chars().allMatch(c -> Base62.ALPHABET.indexOf(c) >= 0)) {
+                throw new IllegalArgumentException("not a generated code: " + code);
+            }
+            sql.append(i++ == 0 ? "'" : ", '").append(code).append('\'');
+        }
+        return sql.toString();
+    }
+
     /** Live generated links of this URL; find-if-exists picks among them. */
     Flux<Link> findGenerated(String url) {
         return db.sql("SELECT " + COLUMNS + " FROM link WHERE long_url_hash = :hash AND alias = FALSE "
@@ -83,11 +167,43 @@ public class LinkRepository {
                 .all();
     }
 
-    /** Inserts the link; emits {@code false} when the code is already taken (tombstones included). */
+    /**
+     * The live generated link that was created for exactly these wanted settings ({@link #createKey}) and not
+     * changed since, or empty.
+     */
+    Mono<Link> findByCreateKey(Link wanted, int length) {
+        byte[] key = createKey(wanted, length);
+        if (key == null) {
+            return Mono.empty();
+        }
+        // The URL hash names the shard (through its lookup vindex on Vitess); the create key holds the URL, so every
+        // row with this key has this hash.
+        return db.sql("SELECT " + COLUMNS + " FROM link WHERE long_url_hash = :hash AND create_key = :key")
+                .bind("hash", hash(wanted.url()))
+                .bind("key", key)
+                .map(LinkRepository::toLink)
+                .one();
+    }
+
+    @Override
+    public Mono<Set<String>> taken(Collection<String> codes) {
+        if (codes.isEmpty()) {
+            return Mono.just(Set.of());
+        }
+        return db.sql("SELECT code FROM link WHERE code IN (" + codeLiterals(codes) + ")").map(row -> row.get("code", String.class)).all()
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    /**
+     * Inserts the link; emits {@code false} when the code is already taken (tombstones included), or when a live
+     * generated link was created for exactly the same settings a moment earlier (the {@code create_key} unique key:
+     * concurrent creates of one URL under a strategy whose candidates differ per create still make one row).
+     */
     Mono<Boolean> insert(Link link) {
         var spec = db.sql("INSERT INTO link (code, long_url, long_url_hash, redirect_status, alias, created_at, "
-                        + "expires_at, max_visits, disabled, forward_query, api_key_id) VALUES (:code, :url, :hash, "
-                        + ":status, :alias, :createdAt, :expiresAt, :maxVisits, :disabled, :forwardQuery, :apiKeyId)")
+                        + "expires_at, max_visits, disabled, forward_query, api_key_id, create_key) VALUES (:code, "
+                        + ":url, :hash, :status, :alias, :createdAt, :expiresAt, :maxVisits, :disabled, :forwardQuery, "
+                        + ":apiKeyId, :createKey)")
                 .bind("code", link.code())
                 .bind("url", link.url())
                 .bind("hash", hash(link.url()))
@@ -99,6 +215,7 @@ public class LinkRepository {
         spec = bindNullable(spec, "expiresAt", toDb(link.expiresAt()), LocalDateTime.class);
         spec = bindNullable(spec, "maxVisits", link.maxVisits(), Long.class);
         spec = bindNullable(spec, "apiKeyId", link.apiKeyId(), Long.class);
+        spec = bindNullable(spec, "createKey", createKey(link, link.code().length()), byte[].class);
         return spec.fetch().rowsUpdated()
                 .map(rows -> rows > 0)
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
@@ -111,7 +228,7 @@ public class LinkRepository {
     Mono<Boolean> update(Link link, long version, Instant now) {
         var spec = db.sql("UPDATE link SET long_url = :url, long_url_hash = :hash, redirect_status = :status, "
                         + "expires_at = :expiresAt, max_visits = :maxVisits, disabled = :disabled, "
-                        + "forward_query = :forwardQuery, updated_at = :now, version = version + 1 "
+                        + "forward_query = :forwardQuery, updated_at = :now, version = version + 1, create_key = NULL "
                         + "WHERE code = :code AND deleted_at IS NULL AND version = :version")
                 .bind("code", link.code())
                 .bind("version", version)
@@ -128,7 +245,7 @@ public class LinkRepository {
 
     /** Turns a live link into a tombstone; emits {@code false} when there was none. */
     Mono<Boolean> markDeleted(String code, Instant now) {
-        return db.sql("UPDATE link SET deleted_at = :now, version = version + 1 WHERE code = :code "
+        return db.sql("UPDATE link SET deleted_at = :now, version = version + 1, create_key = NULL WHERE code = :code "
                         + "AND deleted_at IS NULL")
                 .bind("code", code)
                 .bind("now", toDb(now))
@@ -166,7 +283,8 @@ public class LinkRepository {
         return value == null ? spec.bindNull(name, type) : spec.bind(name, value);
     }
 
-    static Link toLink(Readable row) {
+    /** A link from a row holding the link columns (under their own names). */
+    public static Link toLink(Readable row) {
         Object maxVisits = row.get("max_visits");
         Object apiKeyId = row.get("api_key_id");
         return new Link(
@@ -184,17 +302,33 @@ public class LinkRepository {
     }
 
     /** BOOLEAN is a real boolean in H2 and TINYINT(1) in MySQL; drivers hand back either. */
-    static boolean bool(Object value) {
+    public static boolean bool(Object value) {
         return value instanceof Boolean b ? b : value instanceof Number n && n.intValue() != 0;
     }
 
     /** Times are stored as UTC wall-clock values, so no driver or server time zone can shift them. */
-    static LocalDateTime toDb(Instant instant) {
+    public static LocalDateTime toDb(Instant instant) {
         return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    static Instant fromDb(LocalDateTime value) {
+    public static Instant fromDb(LocalDateTime value) {
         return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    }
+
+    /**
+     * What identifies a create for find-if-exists: the URL, the code length and every setting find-if-exists
+     * compares ({@link Link#satisfies}). Only live, enabled generated links carry it (aliases and disabled links do
+     * not take part in find-if-exists); a change or a delete clears it.
+     */
+    static byte[] createKey(Link link, int length) {
+        if (link.alias() || link.disabled()) {
+            return null;
+        }
+        String key = length + "\0" + link.redirectStatus() + "\0" + link.forwardQuery() + "\0"
+                + (link.expiresAt() == null ? "-" : link.expiresAt().toEpochMilli()) + "\0"
+                + (link.maxVisits() == null ? "-" : link.maxVisits()) + "\0"
+                + (link.apiKeyId() == null ? "-" : link.apiKeyId()) + "\0" + link.url();
+        return hash(key);
     }
 
     static byte[] hash(String url) {

@@ -1,0 +1,68 @@
+package dev.shortgate.codegen;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import dev.shortgate.system.SharedRedis;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.r2dbc.core.DatabaseClient;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Wires the configured strategy ({@code shortgate.codegen.strategy}). The {@code pool} strategy keeps its pool in
+ * Redis when Redis is configured and in the database otherwise; the {@code sequence} strategy keeps its counters in
+ * the database in both cases, because a Redis that lost its data would hand counter values out again.
+ */
+@Configuration(proxyBeanMethods = false)
+class CodegenConfiguration {
+
+    /** Fires codegen's timeouts: a thread of its own, which no stalled backend can hold up. */
+    private static final Scheduler TIMER = Schedulers.newSingle("shortgate-codegen-timer", true);
+
+    @Bean
+    CodeStrategies codeStrategies(CodegenProperties properties, ObjectProvider<CodePool> pool, DatabaseClient db,
+                                  Clock clock, MeterRegistry registry) {
+        return switch (properties.strategy()) {
+            case HASH -> CodeStrategies.hash(clock);
+            case SEQUENCE -> {
+                SequenceBlocks blocks = new SequenceBlocks(
+                        new DatabaseSequenceStore(db, Duration.ofSeconds(5), TIMER),
+                        properties.sequence().blockSize());
+                yield new CodeStrategies(CodeStrategy.SEQUENCE,
+                        key -> new SequenceCandidates(blocks, new FeistelPermutation(key)));
+            }
+            case POOL -> {
+                Counter misses = Counter.builder("shortgate.codegen.pool.misses")
+                        .description("Creates that found no pooled code and used a fresh random one")
+                        .register(registry);
+                CodePool shared = pool.getObject();
+                yield new CodeStrategies(CodeStrategy.POOL, key -> new PoolCandidates(shared, misses));
+            }
+        };
+    }
+
+    @Bean
+    CodePool codePool(CodegenProperties properties, ObjectProvider<SharedRedis> redis, DatabaseClient db,
+                      @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix) {
+        SharedRedis shared = redis.getIfAvailable();
+        Duration timeout = properties.pool().timeout();
+        return shared != null ? new RedisCodePool(shared, keyPrefix, timeout, TIMER)
+                : new DatabaseCodePool(db, timeout, TIMER);
+    }
+
+    @Bean
+    PoolFiller poolFiller(CodegenProperties properties, CodePool pool, ObjectProvider<TakenCodes> taken,
+                          MeterRegistry registry) {
+        List<Integer> lengths = properties.strategy() == CodeStrategy.POOL
+                ? List.of(properties.defaultLength()) : List.of();
+        return new PoolFiller(pool, codes -> taken.getObject().taken(codes), properties.pool(), lengths,
+                Schedulers.parallel(), registry);
+    }
+}

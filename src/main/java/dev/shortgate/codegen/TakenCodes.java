@@ -1,0 +1,13 @@
+package dev.shortgate.codegen;
+
+import java.util.Collection;
+import java.util.Set;
+
+import reactor.core.publisher.Mono;
+
+/** Which of some codes are already held by a link; the link feature answers, so codegen stays a leaf. */
+public interface TakenCodes {
+
+    /** The codes among these that a link (tombstones included) holds. */
+    Mono<Set<String>> taken(Collection<String> codes);
+}
