@@ -2,10 +2,15 @@ package dev.shortgate.link;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +20,7 @@ import java.util.regex.Pattern;
 import dev.shortgate.codegen.CodeAllocator;
 import dev.shortgate.codegen.CodeGenerator;
 import dev.shortgate.codegen.CodeSpaceExhaustedException;
+import dev.shortgate.codegen.CodeStrategies;
 import dev.shortgate.codegen.CodegenProperties;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
@@ -25,6 +31,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Service;
 import reactor.core.Exceptions;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
@@ -34,7 +41,7 @@ import reactor.util.retry.Retry;
  * Every change goes to the database first, then to the caches through {@link LinkChanges}.
  */
 @Service
-class LinkService {
+public class LinkService {
 
     /** Codes and aliases share one syntax. */
     static final Pattern ALIAS = Link.CODE;
@@ -42,13 +49,14 @@ class LinkService {
     /** First path segments that must stay free for the service itself (compared case-insensitively). */
     static final Set<String> RESERVED = Set.of("api", "actuator", "favicon.ico", "robots.txt", "health", "metrics",
             "prometheus", "static", "assets", "admin", "login", "logout", "well-known", ".well-known", "sitemap.xml",
-            "index.html", "error");
+            "index.html", "error", "rest");
 
     static final Set<Integer> REDIRECT_STATUSES = Set.of(301, 302, 307, 308);
-    static final Set<String> PATCHABLE = Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus",
-            "forwardQuery");
     static final int MAX_PAGE = 100;
     static final int PATCH_ATTEMPTS = 8;
+    /** Generated items of a batch written by one statement; a few such chunks run at once. */
+    static final int BATCH_CHUNK = 200;
+    static final int BATCH_CHUNKS_AT_ONCE = 3;
 
     private final LinkRepository links;
     private final UrlPolicy urlPolicy;
@@ -61,7 +69,7 @@ class LinkService {
     private final Mono<CodeAllocator> allocator;
 
     LinkService(LinkRepository links, UrlPolicy urlPolicy, CodegenSecret secret, CodegenProperties codegen,
-                LinkChanges changes, Clock clock, MeterRegistry registry) {
+                CodeStrategies strategies, LinkChanges changes, Clock clock, MeterRegistry registry) {
         this.links = links;
         this.urlPolicy = urlPolicy;
         this.codegen = codegen;
@@ -73,54 +81,201 @@ class LinkService {
                 .description("Links created").register(registry);
         this.collisions = Counter.builder("shortgate.codegen.collisions")
                 .description("Candidate codes that were already taken by another URL").register(registry);
-        this.allocator = secret.get().map(key -> new CodeAllocator(new CodeGenerator(key), codegen.maxRounds(),
-                CodeAllocator.timestampSalts(clock)));
+        // Made once, when the secret is first read (kept for good; a failed read is tried again by the next create)
+        this.allocator = secret.get().map(key -> new CodeAllocator(strategies.forKey(key), codegen.maxRounds()))
+                .cache(made -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
     }
 
     /** The result of a create: the link, and whether this call made it (201) or found it (200). */
-    record Created(Link link, boolean created) {
+    public record Created(Link link, boolean created) {
     }
 
     /** One page of links and the cursor of the next, if any. */
     record Page(List<Link> links, String nextCursor) {
     }
 
-    Mono<Created> create(CreateLinkRequest request, ApiPrincipal caller) {
+    public Mono<Created> create(CreateLinkRequest request, ApiPrincipal caller) {
         return Mono.defer(() -> {
-            caller.require(ApiScope.ADMIN, ApiScope.CREATE);
-            String url = urlPolicy.normalize(request.url());
-            Instant now = now();
-            if (request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
-                throw invalid("expiresAt", "expiresAt must be in the future.");
-            }
-            if (request.maxVisits() != null && request.maxVisits() < 1) {
-                throw invalid("maxVisits", "maxVisits must be a positive number.");
-            }
-            int status = request.redirectStatus() == null ? Link.DEFAULT_REDIRECT_STATUS : request.redirectStatus();
-            checkStatus(status);
-            Instant expiresAt = request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
-            if (request.alias() != null) {
-                if (request.length() != null) {
-                    throw invalid("length", "Give either alias or length, not both.");
-                }
-                String alias = checkAlias(request.alias());
-                return createAlias(new Link(alias, url, status, true, now, expiresAt, request.maxVisits(),
-                        Boolean.TRUE.equals(request.disabled()), Boolean.TRUE.equals(request.forwardQuery()),
-                        caller.keyId(), null));
-            }
-            int length = request.length() == null ? codegen.defaultLength() : request.length();
-            if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
-                throw Problem.INVALID_LENGTH.toException("length must be between " + CodeGenerator.MIN_LENGTH
-                        + " and " + CodeGenerator.MAX_LENGTH + ", got " + length + ".").with("field", "length");
-            }
-            Link wanted = new Link(null, url, status, false, now, expiresAt, request.maxVisits(),
-                    Boolean.TRUE.equals(request.disabled()), Boolean.TRUE.equals(request.forwardQuery()),
-                    caller.keyId(), null);
-            return createGenerated(wanted, length);
+            Prepared prepared = prepare(request, caller);
+            return prepared.link().alias() ? createAlias(prepared.link())
+                    : createGenerated(prepared.link(), prepared.length());
         });
     }
 
-    Mono<Link> get(String code, ApiPrincipal caller) {
+    /** A create request checked and turned into the link it asks for (no code yet unless it is an alias). */
+    private record Prepared(Link link, int length) {
+    }
+
+    private Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
+        caller.require(ApiScope.ADMIN, ApiScope.CREATE);
+        String url = urlPolicy.normalize(request.url());
+        Instant now = now();
+        if (request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
+            throw invalid("expiresAt", "expiresAt must be in the future.");
+        }
+        if (request.maxVisits() != null && request.maxVisits() < 1) {
+            throw invalid("maxVisits", "maxVisits must be a positive number.");
+        }
+        int status = request.redirectStatus() == null ? Link.DEFAULT_REDIRECT_STATUS : request.redirectStatus();
+        checkStatus(status);
+        Instant expiresAt = request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
+        if (request.alias() != null) {
+            if (request.length() != null) {
+                throw invalid("length", "Give either alias or length, not both.");
+            }
+            String alias = checkAlias(request.alias());
+            return new Prepared(new Link(alias, url, status, true, now, expiresAt, request.maxVisits(),
+                    Boolean.TRUE.equals(request.disabled()), Boolean.TRUE.equals(request.forwardQuery()),
+                    caller.keyId(), null), alias.length());
+        }
+        int length = request.length() == null ? codegen.defaultLength() : request.length();
+        if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
+            throw Problem.INVALID_LENGTH.toException("length must be between " + CodeGenerator.MIN_LENGTH
+                    + " and " + CodeGenerator.MAX_LENGTH + ", got " + length + ".").with("field", "length");
+        }
+        return new Prepared(new Link(null, url, status, false, now, expiresAt, request.maxVisits(),
+                Boolean.TRUE.equals(request.disabled()), Boolean.TRUE.equals(request.forwardQuery()),
+                caller.keyId(), null), length);
+    }
+
+    /** One batch item's outcome: the link made or found, or the problem it answers. */
+    record ItemResult(int index, Created created, ProblemException problem) {
+
+        static ItemResult of(int index, Created created) {
+            return new ItemResult(index, created, null);
+        }
+
+        static ItemResult failed(int index, ProblemException problem) {
+            return new ItemResult(index, null, problem);
+        }
+    }
+
+    /**
+     * Creates a batch, behaving as a create per item (find-if-exists and per-item problems alike) but with one round
+     * trip per step for all generated items together: one query for the links their URLs already have, one
+     * multi-row insert of a first candidate each, one query to see which rows went in. Only the items whose candidate
+     * was taken (a collision, a concurrent create of the same link) and aliases go through the create of one link.
+     * Results come as items finish, in no particular order; a non-problem failure (the database down) fails it.
+     *
+     * @param concurrency how many single creates (aliases, conflicting items) run at once
+     */
+    Flux<ItemResult> createBatch(List<CreateLinkRequest> items, ApiPrincipal caller, int concurrency) {
+        return Flux.defer(() -> {
+            List<ItemResult> refused = new ArrayList<>();
+            List<Integer> single = new ArrayList<>();
+            Map<Integer, Prepared> generated = new LinkedHashMap<>();
+            for (int i = 0; i < items.size(); i++) {
+                CreateLinkRequest item = items.get(i);
+                if (item == null) {
+                    refused.add(ItemResult.failed(i, Problem.INVALID_REQUEST.toException("Item is null.")));
+                    continue;
+                }
+                try {
+                    Prepared prepared = prepare(item, caller);
+                    if (prepared.link().alias()) {
+                        single.add(i);
+                    } else {
+                        generated.put(i, prepared);
+                    }
+                } catch (ProblemException e) {
+                    refused.add(ItemResult.failed(i, e));
+                }
+            }
+            Flux<ItemResult> singles = Flux.fromIterable(single)
+                    .flatMap(i -> one(i, create(items.get(i), caller)), concurrency);
+            List<Map<Integer, Prepared>> chunks = new ArrayList<>();
+            generated.forEach((index, prepared) -> {
+                if (chunks.isEmpty() || chunks.get(chunks.size() - 1).size() >= BATCH_CHUNK) {
+                    chunks.add(new LinkedHashMap<>());
+                }
+                chunks.get(chunks.size() - 1).put(index, prepared);
+            });
+            Flux<ItemResult> together = Flux.fromIterable(chunks)
+                    .flatMap(chunk -> createGeneratedTogether(chunk, concurrency), BATCH_CHUNKS_AT_ONCE);
+            return Flux.concat(Flux.fromIterable(refused), Flux.merge(together, singles));
+        });
+    }
+
+    private Flux<ItemResult> createGeneratedTogether(Map<Integer, Prepared> wanted, int concurrency) {
+        if (wanted.isEmpty()) {
+            return Flux.empty();
+        }
+        Set<String> urls = new HashSet<>();
+        wanted.values().forEach(prepared -> urls.add(prepared.link().url()));
+        return links.findGenerated(urls).collectList().flatMapMany(existing -> {
+            Map<String, List<Link>> byUrl = new HashMap<>();
+            existing.forEach(link -> byUrl.computeIfAbsent(link.url(), url -> new ArrayList<>()).add(link));
+            List<ItemResult> found = new ArrayList<>();
+            Map<Integer, Prepared> toMake = new LinkedHashMap<>();
+            List<Integer> again = new ArrayList<>(); // the same link as an earlier item: found once that one is made
+            Set<List<Object>> seen = new HashSet<>();
+            wanted.forEach((index, prepared) -> {
+                Link match = byUrl.getOrDefault(prepared.link().url(), List.of()).stream()
+                        .filter(link -> link.code().length() == prepared.length() && link.satisfies(prepared.link()))
+                        .findFirst().orElse(null);
+                if (match != null) {
+                    found.add(ItemResult.of(index, new Created(match, false)));
+                } else if (!seen.add(sameness(prepared))) {
+                    again.add(index);
+                } else {
+                    toMake.put(index, prepared);
+                }
+            });
+            Flux<ItemResult> made = toMake.isEmpty() ? Flux.empty() : makeTogether(toMake, concurrency);
+            Flux<ItemResult> repeats = Flux.fromIterable(again).flatMap(index -> {
+                Prepared prepared = wanted.get(index);
+                return one(index, createGenerated(prepared.link(), prepared.length()));
+            }, concurrency);
+            return Flux.concat(Flux.fromIterable(found), made, repeats);
+        });
+    }
+
+    /** What makes two items of a batch the same create: find-if-exists would give the second the first's link. */
+    private static List<Object> sameness(Prepared prepared) {
+        Link link = prepared.link();
+        return Arrays.asList(link.url(), prepared.length(), link.redirectStatus(), link.expiresAt(), link.maxVisits(),
+                link.disabled(), link.forwardQuery(), link.apiKeyId());
+    }
+
+    private Flux<ItemResult> makeTogether(Map<Integer, Prepared> toMake, int concurrency) {
+        List<Integer> indexes = new ArrayList<>(toMake.keySet());
+        return allocator.flatMap(codes -> Flux.fromIterable(indexes)
+                        .flatMapSequential(index -> {
+                            Prepared prepared = toMake.get(index);
+                            return codes.firstCandidate(prepared.link().url(), prepared.length())
+                                    .map(code -> withCode(prepared.link(), code));
+                        }, 64)
+                        .collectList())
+                .flatMapMany(candidates -> links.insertAll(candidates)
+                        .then(links.findByCodes(candidates.stream().map(Link::code).toList()))
+                        .flatMapMany(held -> {
+                            List<ItemResult> madeResults = new ArrayList<>();
+                            List<Integer> conflicting = new ArrayList<>();
+                            for (int n = 0; n < candidates.size(); n++) {
+                                Link candidate = candidates.get(n);
+                                if (candidate.equals(held.get(candidate.code()))) { // this very row: ours
+                                    Created created = new Created(candidate, true);
+                                    madeResults.add(ItemResult.of(indexes.get(n), created));
+                                } else {
+                                    conflicting.add(indexes.get(n));
+                                }
+                            }
+                            Flux<ItemResult> announced = Flux.fromIterable(madeResults)
+                                    .flatMap(result -> announce(result.created()).thenReturn(result), 256);
+                            Flux<ItemResult> resolved = Flux.fromIterable(conflicting).flatMap(index -> {
+                                Prepared prepared = toMake.get(index);
+                                return one(index, createGenerated(prepared.link(), prepared.length()));
+                            }, concurrency);
+                            return Flux.merge(announced, resolved);
+                        }));
+    }
+
+    private static Mono<ItemResult> one(int index, Mono<Created> create) {
+        return create.map(created -> ItemResult.of(index, created))
+                .onErrorResume(ProblemException.class, e -> Mono.just(ItemResult.failed(index, e)));
+    }
+
+    public Mono<Link> get(String code, ApiPrincipal caller) {
         return live(code).filter(link -> caller.canRead(link.apiKeyId())).switchIfEmpty(notFound(code));
     }
 
@@ -168,46 +323,42 @@ class LinkService {
      * read, so two concurrent patches never undo each other's fields: the one that loses the race re-reads the
      * link and applies its patch to the new state, up to {@link #PATCH_ATTEMPTS} times.
      */
-    Mono<Link> update(String code, Map<String, Object> patch, ApiPrincipal caller) {
-        return Mono.defer(() -> {
-                    for (String field : patch.keySet()) {
-                        if (!PATCHABLE.contains(field)) {
-                            throw invalid(field, "'" + field + "' cannot be changed; editable fields are "
-                                    + PATCHABLE + ".");
-                        }
-                    }
-                    return changeableVersioned(code, caller).flatMap(current -> applyPatch(current, patch));
-                })
+    public Mono<Link> update(String code, LinkPatch patch, ApiPrincipal caller) {
+        return Mono.defer(() -> changeableVersioned(code, caller).flatMap(current -> applyPatch(current, patch)))
                 .retryWhen(Retry.max(PATCH_ATTEMPTS - 1).filter(LostRace.class::isInstance))
                 .onErrorMap(Exceptions::isRetryExhausted, e -> Problem.LINK_CHANGED_CONCURRENTLY.toException(
                         "The link kept changing while this change was applied; try again."));
     }
 
-    private Mono<Link> applyPatch(LinkRepository.Versioned versioned, Map<String, Object> patch) {
+    private Mono<Link> applyPatch(LinkRepository.Versioned versioned, LinkPatch patch) {
         Link current = versioned.link();
         String url = current.url();
-        if (patch.containsKey("url")) {
-            url = urlPolicy.normalize(text(patch.get("url"), "url"));
+        if (patch.has("url")) {
+            if (patch.url() == null) {
+                throw invalid("url", "url must be a string.");
+            }
+            url = urlPolicy.normalize(patch.url());
         }
         Instant expiresAt = current.expiresAt();
-        if (patch.containsKey("expiresAt")) {
-            Object value = patch.get("expiresAt");
-            expiresAt = value == null ? null : instant(value).truncatedTo(ChronoUnit.MILLIS);
+        if (patch.has("expiresAt")) {
+            expiresAt = patch.expiresAt() == null ? null : patch.expiresAt().truncatedTo(ChronoUnit.MILLIS);
         }
         Long maxVisits = current.maxVisits();
-        if (patch.containsKey("maxVisits")) {
-            Object value = patch.get("maxVisits");
-            maxVisits = value == null ? null : positive(value);
+        if (patch.has("maxVisits")) {
+            if (patch.maxVisits() != null && patch.maxVisits() < 1) {
+                throw invalid("maxVisits", "maxVisits must be a positive whole number, or null to remove the limit.");
+            }
+            maxVisits = patch.maxVisits();
         }
-        boolean disabled = patch.containsKey("disabled") ? bool(patch.get("disabled"), "disabled") : current.disabled();
-        boolean forwardQuery = patch.containsKey("forwardQuery")
-                ? bool(patch.get("forwardQuery"), "forwardQuery") : current.forwardQuery();
+        boolean disabled = patch.has("disabled") ? bool(patch.disabled(), "disabled") : current.disabled();
+        boolean forwardQuery = patch.has("forwardQuery")
+                ? bool(patch.forwardQuery(), "forwardQuery") : current.forwardQuery();
         int status = current.redirectStatus();
-        if (patch.containsKey("redirectStatus")) {
-            if (!(patch.get("redirectStatus") instanceof Number number)) {
+        if (patch.has("redirectStatus")) {
+            if (patch.redirectStatus() == null) {
                 throw invalid("redirectStatus", "redirectStatus must be 301, 302, 307 or 308.");
             }
-            status = number.intValue();
+            status = patch.redirectStatus();
             checkStatus(status);
         }
         Link changed = new Link(current.code(), url, status, current.alias(), current.createdAt(), expiresAt,
@@ -225,7 +376,7 @@ class LinkService {
     }
 
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
-    Mono<Void> delete(String code, ApiPrincipal caller) {
+    public Mono<Void> delete(String code, ApiPrincipal caller) {
         Instant now = now();
         return changeable(code, caller).flatMap(link -> links.markDeleted(code, now).flatMap(deleted -> deleted
                 ? changes.changed(new Link(link.code(), link.url(), link.redirectStatus(), link.alias(),
@@ -280,12 +431,17 @@ class LinkService {
                 .flatMap(this::announce);
     }
 
-    /** Takes {@code code} for the wanted link, or finds that it already holds it; empty when another link does. */
+    /**
+     * Takes {@code code} for the wanted link, or finds that it, or a concurrent create of the same link under another
+     * code, already holds it; empty when another link holds the code.
+     */
     private Mono<Created> claim(String code, Link wanted) {
         Link candidate = withCode(wanted, code);
         return links.insert(candidate).flatMap(inserted -> inserted
                 ? Mono.just(new Created(candidate, true))
                 : links.findByCode(code)
+                        .filter(holder -> holder.satisfies(candidate))
+                        .switchIfEmpty(Mono.defer(() -> links.findByCreateKey(wanted, code.length())))
                         .filter(holder -> holder.satisfies(candidate))
                         .map(holder -> new Created(holder, false))
                         .switchIfEmpty(Mono.fromRunnable(collisions::increment)));
@@ -334,33 +490,11 @@ class LinkService {
         }
     }
 
-    private static String text(Object value, String field) {
-        if (!(value instanceof String s)) {
-            throw invalid(field, field + " must be a string.");
-        }
-        return s;
-    }
-
-    private static boolean bool(Object value, String field) {
-        if (!(value instanceof Boolean b)) {
+    private static boolean bool(Boolean value, String field) {
+        if (value == null) {
             throw invalid(field, field + " must be true or false.");
         }
-        return b;
-    }
-
-    private static long positive(Object value) {
-        if (!(value instanceof Number n) || n.longValue() < 1 || n.doubleValue() != n.longValue()) {
-            throw invalid("maxVisits", "maxVisits must be a positive whole number, or null to remove the limit.");
-        }
-        return n.longValue();
-    }
-
-    private static Instant instant(Object value) {
-        try {
-            return Instant.parse(text(value, "expiresAt"));
-        } catch (DateTimeParseException e) {
-            throw invalid("expiresAt", "expiresAt must be an ISO-8601 instant such as 2030-01-01T00:00:00Z.");
-        }
+        return value;
     }
 
     private static ProblemException invalid(String field, String detail) {

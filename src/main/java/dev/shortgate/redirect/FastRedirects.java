@@ -3,8 +3,10 @@ package dev.shortgate.redirect;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import dev.shortgate.redirect.LinkLookup.Found;
 import dev.shortgate.redirect.Redirects.Reply;
@@ -12,10 +14,13 @@ import dev.shortgate.security.ClientIpResolver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
@@ -31,6 +36,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * The fast path: {@code GET} and {@code HEAD} of {@code /{code}} answered in the Netty pipeline of the traffic port,
@@ -44,20 +55,37 @@ import io.netty.util.ReferenceCountUtil;
  * connection while the general stack is still answering an earlier one there. Requests that arrive on a connection
  * while one is being looked up here wait their turn, so pipelined answers keep their order. One handler per
  * connection, on that connection's event loop.
+ *
+ * <p>It also drains the traffic port on shutdown ({@link #drain(Duration)}), ahead of the web server's own graceful
+ * shutdown, which would close every connection that has no request in Reactor Netty's hands at once, including one
+ * whose request was just sent or is being looked up here. Draining stops accepting connections, answers the next
+ * request of each open one (on either path) with {@code Connection: close} and closes it after the answer, lets
+ * lookups in flight finish, and closes what is still idle when the drain time is up. Every request a client got an
+ * answer to was answered before recording closes, so its visit is written.
  */
 final class FastRedirects {
 
+    private static final Logger log = LoggerFactory.getLogger(FastRedirects.class);
     private static final int MAX_CODE_LENGTH = 64;
+    private static final Duration DRAIN_POLL = Duration.ofMillis(20);
+    /** While draining, a connection with nothing in flight that has been quiet this long is closed. */
+    static final long DRAIN_IDLE_NANOS = Duration.ofMillis(500).toNanos();
 
     private final NearCache near;
     private final Redirects redirects;
     private final RedirectMetrics metrics;
     private final ClientIpResolver clientIps;
     private final Counter answered;
+    private final boolean fastPath;
+    private final ChannelGroup connections = new DefaultChannelGroup("shortgate-traffic", GlobalEventExecutor.INSTANCE);
     private volatile int port = -1; // the traffic port, once the server has bound it; the management port is not served
+    private volatile Channel listener; // the traffic port's server channel
+    private volatile boolean draining;
 
+    /** With {@code fastPath} off every request goes to the general stack; the connections are still drained. */
     FastRedirects(NearCache near, Redirects redirects, RedirectMetrics metrics, ClientIpResolver clientIps,
-                  MeterRegistry registry) {
+                  MeterRegistry registry, boolean fastPath) {
+        this.fastPath = fastPath;
         this.near = near;
         this.redirects = redirects;
         this.metrics = metrics;
@@ -80,6 +108,49 @@ final class FastRedirects {
     /** A handler for one new connection. */
     Connection newConnection() {
         return new Connection();
+    }
+
+    /**
+     * Drains the traffic port: stops accepting, answers each open connection's next request with
+     * {@code Connection: close} and closes it after, and after {@code timeout} closes what is left (connections
+     * that stayed idle). Completes when no traffic connection is open.
+     */
+    Mono<Void> drain(Duration timeout) {
+        return Mono.defer(() -> {
+            draining = true;
+            Channel server = listener;
+            Mono<Void> closed = server == null ? Mono.empty()
+                    : Mono.<Void>create(sink -> server.close().addListener(done -> sink.success()))
+                            .timeout(timeout, Mono.empty());
+            return closed.then(Mono.defer(() -> drainOpen(timeout)));
+        });
+    }
+
+    /** Answers each open connection's next request with close, then closes what stayed idle after {@code timeout}. */
+    private Mono<Void> drainOpen(Duration timeout) {
+        return Mono.defer(() -> {
+            int open = connections.size();
+            if (open == 0) {
+                return Mono.empty();
+            }
+            log.info("Draining {} open traffic connections for up to {}", open, timeout);
+            for (Channel channel : connections) { // each closes once answered, or once quiet while idle
+                channel.pipeline().fireUserEventTriggered(Drain.INSTANCE);
+            }
+            return Flux.interval(DRAIN_POLL).takeUntil(tick -> connections.isEmpty()).then()
+                    .timeout(timeout, Mono.defer(() -> {
+                        log.info("Closing {} traffic connections still idle after the drain", connections.size());
+                        return Mono.create(closed -> connections.close().addListener(done -> closed.success()));
+                    }));
+        });
+    }
+
+    /** The event that tells a connection the drain has begun. */
+    private enum Drain { INSTANCE }
+
+    /** Traffic connections open now. */
+    int openConnections() {
+        return connections.size();
     }
 
     /**
@@ -116,9 +187,35 @@ final class FastRedirects {
         private InetAddress peer;
         private InetAddress client;    // the peer, when no trusted proxy stands in front of it
         private boolean peerTrusted;
+        private long lastActive = System.nanoTime(); // when a request last arrived or was answered
+        private ScheduledFuture<?> drainCheck;
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            connections.add(ctx.channel());
+            if (listener == null && ctx.channel().parent() != null) {
+                listener = ctx.channel().parent();
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event != Drain.INSTANCE) {
+                super.userEventTriggered(ctx, event);
+                return;
+            }
+            long period = DRAIN_POLL.toNanos();
+            drainCheck = ctx.executor().scheduleAtFixedRate(() -> {
+                if (handedOn == 0 && !lookingUp && waiting.isEmpty()
+                        && System.nanoTime() - lastActive > DRAIN_IDLE_NANOS) {
+                    ctx.close();
+                }
+            }, period, period, TimeUnit.NANOSECONDS);
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            lastActive = System.nanoTime();
             if (lookingUp) {
                 waiting.add(msg);
                 return;
@@ -164,21 +261,38 @@ final class FastRedirects {
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            if (msg instanceof LastHttpContent && handedOn > 0 && !(msg instanceof HttpResponse response
-                    && response.status().codeClass() == HttpStatusClass.INFORMATIONAL)) {
+            boolean informational = msg instanceof HttpResponse response
+                    && response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
+            if (draining && handedOn > 0 && msg instanceof HttpResponse response && !informational) {
+                HttpUtil.setKeepAlive(response, false); // the general stack's answer while draining
+            }
+            if (msg instanceof LastHttpContent && handedOn > 0 && !informational) {
+                lastActive = System.nanoTime();
                 handedOn--; // the general stack finished a response
+                if (draining && handedOn == 0 && !lookingUp) {
+                    ChannelPromise written = promise.unvoid();
+                    ctx.write(msg, written);
+                    written.addListener(ChannelFutureListener.CLOSE);
+                    return;
+                }
             }
             ctx.write(msg, promise);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            if (drainCheck != null) {
+                drainCheck.cancel(false);
+            }
             releaseWaiting();
             super.channelInactive(ctx);
         }
 
         /** Takes the request if it is a plain redirect request: answers it now, or starts looking it up. */
         private boolean take(ChannelHandlerContext ctx, HttpRequest request) {
+            if (!fastPath) {
+                return false;
+            }
             HttpMethod method = request.method();
             boolean get = HttpMethod.GET.equals(method);
             if (!get && !HttpMethod.HEAD.equals(method) || !request.decoderResult().isSuccess()) {
@@ -206,7 +320,7 @@ final class FastRedirects {
             }
             // Not in the near cache (or a capped link whose count must be read): look it up, answer when done.
             HttpVersion version = request.protocolVersion();
-            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            boolean keepAlive = HttpUtil.isKeepAlive(request) && !draining;
             lookingUp = true;
             redirects.answer(redirect).subscribe(done -> ctx.executor().execute(() -> answered(ctx, version, keepAlive, done)),
                     error -> ctx.executor().execute(ctx::close)); // never expected: the decision answers every error
@@ -238,6 +352,8 @@ final class FastRedirects {
 
         private void respond(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, Reply reply) {
             answered.increment();
+            lastActive = System.nanoTime();
+            keepAlive = keepAlive && !draining;
             HttpHeaders headers = reply.headers();
             if (!keepAlive || !version.isKeepAliveDefault()) {
                 headers = new DefaultHttpHeaders().add(headers).set(HttpHeaderNames.CONNECTION,

@@ -15,6 +15,7 @@ import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.server.RouterFunction;
@@ -58,22 +59,61 @@ class RedirectRoutes {
 
     @Bean
     FastRedirects fastRedirects(NearCache near, Redirects redirects, RedirectMetrics metrics,
-                                ClientIpResolver clientIps, MeterRegistry registry) {
-        return new FastRedirects(near, redirects, metrics, clientIps, registry);
+                                ClientIpResolver clientIps, MeterRegistry registry, RedirectProperties properties) {
+        return new FastRedirects(near, redirects, metrics, clientIps, registry, properties.fastPath());
     }
 
     /**
-     * Puts the fast path into each traffic connection's pipeline, just ahead of Reactor Netty's HTTP handling.
-     * The customizer reaches the management server too; its connections are left alone (by their port).
+     * Puts the fast path into each traffic connection's pipeline, just ahead of Reactor Netty's HTTP handling (with
+     * {@code fast-path} off it hands every request on, and only drains the connection on shutdown). The customizer
+     * reaches the management server too; its connections are left alone (by their port).
      */
     @Bean
-    NettyServerCustomizer fastRedirectsInPipeline(FastRedirects fast, RedirectProperties properties) {
-        return server -> !properties.fastPath() ? server : server.doOnChannelInit((observer, channel, remote) -> {
+    NettyServerCustomizer fastRedirectsInPipeline(FastRedirects fast) {
+        return server -> server.doOnChannelInit((observer, channel, remote) -> {
             if (fast.serves(channel.localAddress()) && channel.pipeline().get(NettyPipeline.HttpTrafficHandler) != null) {
                 channel.pipeline().addBefore(NettyPipeline.HttpTrafficHandler, "shortgate.fastRedirects",
                         fast.newConnection());
             }
         });
+    }
+
+    /**
+     * Drains the traffic port on shutdown, before the web server's graceful shutdown (which would close at once every
+     * connection without a request in Reactor Netty's hands) and so before recording closes.
+     */
+    @Bean
+    SmartLifecycle trafficDrain(FastRedirects fast, RedirectProperties properties) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                running = true;
+            }
+
+            /** Spring stops a {@link SmartLifecycle} through {@link #stop(Runnable)}; this starts the same drain. */
+            @Override
+            public void stop() {
+                stop(() -> { });
+            }
+
+            @Override
+            public void stop(Runnable callback) {
+                running = false;
+                fast.drain(properties.drainTimeout()).doFinally(signal -> callback.run()).subscribe();
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+
+            @Override
+            public int getPhase() {
+                return WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE + 1;
+            }
+        };
     }
 
     /** The traffic server's port, once bound (the management server has a namespace of its own). */

@@ -17,6 +17,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JacksonException;
 
 /**
  * Renders every API error as an RFC 9457 problem with a stable {@code type}. Spring's own errors
@@ -43,6 +44,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                     return handleException(problem, exchange);
                 }
             }
+        }
+        JacksonException badField = ex instanceof ProblemException ? null : JsonProblems.fieldError(ex);
+        if (badField != null) { // a body field of the wrong type or range: name it
+            return handleException(JsonProblems.invalidField(badField), exchange);
         }
         if (isBodyTooLarge(ex) && !(ex instanceof ProblemException)) {
             return handleException(Problem.PAYLOAD_TOO_LARGE.toException(

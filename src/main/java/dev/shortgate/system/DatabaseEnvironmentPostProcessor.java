@@ -18,7 +18,8 @@ import org.springframework.util.StringUtils;
  *
  * <p>Flyway speaks JDBC, so this derives {@code spring.flyway.url}, {@code user} and {@code password} from the
  * R2DBC settings, unless they are set explicitly. It also turns off the Redis health check when no Redis is
- * configured, since the Redis tier is then off and its absence is not a fault.
+ * configured, since the Redis tier is then off and its absence is not a fault, and with a Redis Cluster turns on
+ * Lettuce's topology refresh (adaptive and every 5s), so a failover is followed without a restart.
  */
 class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
@@ -46,6 +47,12 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
         }
         if (!RedisConfigured.OnRedis.isConfigured(environment)) {
             derived.put("management.health.redis.enabled", "false");
+        }
+        if (RedisConfigured.OnRedis.isCluster(environment)) {
+            // Follow a failover by itself: re-read the topology when a node keeps refusing or answers MOVED, and
+            // every few seconds, so a promoted replica is found without a restart.
+            derived.put("spring.data.redis.lettuce.cluster.refresh.adaptive", "true");
+            derived.put("spring.data.redis.lettuce.cluster.refresh.period", "5s");
         }
         if (!derived.isEmpty()) {
             environment.getPropertySources().addLast(new MapPropertySource(SOURCE_NAME, derived));

@@ -36,6 +36,7 @@ public enum Problem {
     RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable"),
+    DEADLINE_EXCEEDED(HttpStatus.SERVICE_UNAVAILABLE, "Deadline exceeded"),
     CODE_SPACE_EXHAUSTED(HttpStatus.SERVICE_UNAVAILABLE, "Code space exhausted");
 
     /** Problem type URIs live under this prefix; the slug is the enum name in kebab case. */

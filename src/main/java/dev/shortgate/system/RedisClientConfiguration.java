@@ -1,7 +1,11 @@
 package dev.shortgate.system;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.resource.Delay;
 import io.lettuce.core.tracing.Tracing;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
@@ -30,5 +34,16 @@ class RedisClientConfiguration {
     @Order(Ordered.LOWEST_PRECEDENCE)
     ClientResourcesBuilderCustomizer noPerCommandMetrics() {
         return builder -> builder.commandLatencyRecorder(CommandLatencyRecorder.disabled()).tracing(Tracing.disabled());
+    }
+
+    /**
+     * Reconnect attempts back off from 100 ms to at most 1 s (Lettuce's default grows to 30 s), so a restarted Redis
+     * is used again within about a second plus the breaker's wait; an attempt on loopback or in a cluster network
+     * costs next to nothing.
+     */
+    @Bean
+    ClientResourcesBuilderCustomizer quickReconnect() {
+        return builder -> builder.reconnectDelay(() -> Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(1), 2,
+                TimeUnit.MILLISECONDS));
     }
 }

@@ -28,7 +28,12 @@ public @interface RedisConfigured {
         public static boolean isConfigured(Environment environment) {
             return StringUtils.hasText(environment.getProperty("spring.data.redis.url"))
                     || StringUtils.hasText(environment.getProperty("spring.data.redis.host"))
-                    || StringUtils.hasText(environment.getProperty("spring.data.redis.cluster.nodes"))
+                    || isCluster(environment);
+        }
+
+        /** Whether the Redis configured is a Cluster ({@code spring.data.redis.cluster.nodes}). */
+        public static boolean isCluster(Environment environment) {
+            return StringUtils.hasText(environment.getProperty("spring.data.redis.cluster.nodes"))
                     || StringUtils.hasText(environment.getProperty("spring.data.redis.cluster.nodes[0]"));
         }
 

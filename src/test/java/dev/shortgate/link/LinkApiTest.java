@@ -19,7 +19,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 /** The shorten API on the embedded H2 database, through the real HTTP stack. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "shortgate.security.admin-key=test-admin-key-0123456789",
-        "spring.r2dbc.url=r2dbc:h2:mem:///linkapi?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE",
+        "spring.r2dbc.url=r2dbc:h2:mem:///linkapi-${shortgate.codegen.strategy:hash}?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE",
         "shortgate.base-url=https://sho.rt",
         "shortgate.security.url.own-domains=links.example.org",
         "shortgate.security.url.deny-hosts=evil.example"})
@@ -185,6 +185,48 @@ class LinkApiTest {
                 .jsonPath("$.results[3].code").isEqualTo("batch-two")
                 .jsonPath("$.results[4].status").isEqualTo(409);
         assertThat(rows("https://example.com/batch/3")).isZero();
+    }
+
+    @Test
+    void batchFindsExistingLinksMakesEachNewOneOnceAndGivesRepeatsTheSameCode() {
+        String existing = create(Map.of("url", "https://example.com/together/existing")).expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            items.add(Map.of("url", "https://example.com/together/" + i));
+        }
+        items.add(Map.of("url", "https://example.com/together/existing"));
+        items.add(Map.of("url", "https://example.com/together/7"));
+        items.add(Map.of("url", "https://example.com/together/7", "length", 5));
+
+        List<Map<String, Object>> results = batchResults(items);
+
+        assertThat(results).hasSize(303);
+        for (int i = 0; i < 300; i++) {
+            assertThat(results.get(i)).as("item " + i).containsEntry("status", 201)
+                    .containsEntry("url", "https://example.com/together/" + i);
+        }
+        assertThat(results.stream().limit(300).map(r -> r.get("code")).distinct()).hasSize(300);
+        assertThat(results.get(300)).containsEntry("status", 200).containsEntry("code", existing);
+        assertThat(results.get(301)).containsEntry("status", 200).containsEntry("code", results.get(7).get("code"));
+        assertThat(results.get(302)).containsEntry("status", 201);
+        assertThat(results.get(302).get("code").toString()).hasSize(5);
+        assertThat(rows("https://example.com/together/7")).isEqualTo(2); // one per length
+        assertThat(rows("https://example.com/together/299")).isEqualTo(1);
+        for (int i : new int[] {0, 150, 299}) {
+            web.get().uri("/" + results.get(i).get("code")).exchange().expectStatus().isFound()
+                    .expectHeader().valueEquals("Location", "https://example.com/together/" + i);
+        }
+        // the same batch again finds every link
+        assertThat(batchResults(items)).allSatisfy(result -> assertThat(result).containsEntry("status", 200));
+        assertThat(rows("https://example.com/together/150")).isEqualTo(1);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> batchResults(List<Map<String, Object>> items) {
+        return (List<Map<String, Object>>) web.post().uri("/api/v1/links/batch").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("links", items)).exchange().expectStatus().isOk()
+                .expectBody(Map.class).returnResult().getResponseBody().get("results");
     }
 
     @Test

@@ -85,4 +85,16 @@ class RedisBreakerTest {
         }
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
     }
+
+    @Test
+    void redisKilledAfterALongRunOfAnswersOpensTheBreakerWithinTenFailedCalls() {
+        for (int i = 0; i < 200; i++) {
+            liveness.answered();
+            breaker.onSuccess(1, TimeUnit.MILLISECONDS);
+        }
+        for (int i = 0; i < 10; i++) { // F1 of issue 11: kill -9, every call refused at once
+            breaker.onError(1, TimeUnit.MILLISECONDS, new IOException("Connection refused"));
+        }
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    }
 }

@@ -12,7 +12,7 @@ import org.springframework.http.MediaType;
 
 /**
  * Redis configured but unreachable (a port where nothing listens): creates still succeed and redirects still
- * answer, from the near cache and then from the database. The shared Redis server is never stopped.
+ * answer, from the near cache and then from the database, and no call waits on Redis. The shared Redis server is never stopped.
  */
 class RedisUnreachableIT {
 
@@ -31,7 +31,7 @@ class RedisUnreachableIT {
         pods.app().web().get().uri("/" + code).exchange().expectStatus().isFound()
                 .expectHeader().valueEquals("Location", "https://example.com/no-redis");
 
-        for (int i = 0; i < 30; i++) { // enough failures to open the circuit breaker along the way
+        for (int i = 0; i < 30; i++) { // more than the breaker's minimum number of calls
             pods.app().bean(NearCache.class).invalidate(code);
             pods.app().web().get().uri("/" + code).exchange().expectStatus().isFound()
                     .expectHeader().valueEquals("Location", "https://example.com/no-redis");
@@ -45,5 +45,22 @@ class RedisUnreachableIT {
                 .isEqualTo(30);
         assertThat(registry.get("shortgate.redirect").tag("outcome", "error").timers())
                 .allSatisfy(timer -> assertThat(timer.count()).isZero());
+        // A connection never opened fails each call at once (SharedRedis.NotConnected) without waiting on Redis:
+        // the breaker ignores such calls, since they say nothing of how Redis answers, and stays closed.
+        assertThat(pods.app().bean(RedisCalls.class).circuitBreaker().getState())
+                .isEqualTo(io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED);
+        assertThat(pods.app().bean(RedisCalls.class).circuitBreaker().getMetrics().getNumberOfNotPermittedCalls())
+                .isZero();
+    }
+
+    @Test
+    void podStaysReadyWhileRedisIsUnreachable() {
+        // Redis refuses every connection (and the other test's lookups fail over to the database): still ready.
+        pods.app().management().get().uri("/actuator/health/readiness").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.status").isEqualTo("UP")
+                .jsonPath("$.components.databaseReachable.status").isEqualTo("UP")
+                .jsonPath("$.components.redis").doesNotExist();
     }
 }

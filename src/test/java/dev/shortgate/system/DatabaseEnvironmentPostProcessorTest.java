@@ -170,6 +170,25 @@ class DatabaseEnvironmentPostProcessorTest {
     }
 
     @Test
+    void aRedisClusterFollowsFailoversUnlessTopologyRefreshIsSetExplicitly() {
+        MockEnvironment cluster = new MockEnvironment()
+                .withProperty("spring.data.redis.cluster.nodes", "r1:6379,r2:6379");
+        MockEnvironment tuned = new MockEnvironment()
+                .withProperty("spring.data.redis.cluster.nodes", "r1:6379")
+                .withProperty("spring.data.redis.lettuce.cluster.refresh.period", "30s");
+        MockEnvironment standalone = new MockEnvironment().withProperty("spring.data.redis.url", "redis://r:6379");
+
+        process(cluster);
+        process(tuned);
+        process(standalone);
+
+        assertThat(cluster.getProperty("spring.data.redis.lettuce.cluster.refresh.adaptive")).isEqualTo("true");
+        assertThat(cluster.getProperty("spring.data.redis.lettuce.cluster.refresh.period")).isEqualTo("5s");
+        assertThat(tuned.getProperty("spring.data.redis.lettuce.cluster.refresh.period")).isEqualTo("30s");
+        assertThat(standalone.getProperty("spring.data.redis.lettuce.cluster.refresh.adaptive")).isNull();
+    }
+
+    @Test
     void explicitFlywayUrlIsNotOverridden() {
         MockEnvironment environment = new MockEnvironment()
                 .withProperty("spring.r2dbc.url", "r2dbc:mysql://db:3306/shortgate")

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Shortgate fault suite (issue 11): starts its own mariadbd and redis-server (throw-away data, loopback ports
+# 19100-19199 by default), two Shortgate jars on them, injects faults F1-F12 under a low paced load and prints a
+# table fault / criterion / measured / result. Exits non-zero if any criterion fails. See docs/resilience.md.
+#
+#   src/faults/run.sh [--only F1,F3] [--base-port 19100] [--keep]
+#
+# Needs the packaged jar (target/shortgate.jar; built here when missing), mariadbd, mariadb-install-db,
+# redis-server, redis-cli, java and python3. Every process it starts is stopped by PID on exit.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ ! -f target/shortgate.jar ]; then
+  echo "[faults] target/shortgate.jar missing; packaging it"
+  ./mvnw -B -q -DskipTests package
+fi
+for tool in mariadbd mariadb-install-db mariadb redis-server redis-cli java python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "[faults] $tool is not installed" >&2; exit 2; }
+done
+
+# The suite stops what it starts itself (atexit, SIGTERM and SIGINT handlers); this trap covers the interpreter
+# being killed outright.
+python3 src/faults/faults.py "$@" &
+suite=$!
+trap 'kill -TERM "$suite" 2>/dev/null || true; wait "$suite" 2>/dev/null || true' INT TERM
+wait "$suite"

@@ -1,0 +1,68 @@
+package dev.shortgate.link;
+
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+import dev.shortgate.system.JsonProblems;
+import dev.shortgate.system.Problem;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A JSON merge patch (RFC 7386) of a link's editable fields, bound with the same strict types as a create: a field
+ * the patch leaves out is not in {@link #present()}; one it sets to {@code null} is present with a null value.
+ *
+ * @param present        the fields the patch names
+ * @param url            the new target URL
+ * @param expiresAt      the new expiry; null removes it
+ * @param maxVisits      the new visit limit; null removes it
+ * @param disabled       switch the link off or on
+ * @param redirectStatus 301, 302, 307 or 308
+ * @param forwardQuery   append the visitor's query string to the target
+ */
+public record LinkPatch(Set<String> present, String url, Instant expiresAt, Long maxVisits, Boolean disabled,
+                 Integer redirectStatus, Boolean forwardQuery) {
+
+    static final Set<String> EDITABLE = Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus",
+            "forwardQuery");
+
+    /** The values of a patch, bound by Jackson; which of them the patch named is kept apart. */
+    record Values(String url, Instant expiresAt, Long maxVisits, Boolean disabled, Integer redirectStatus,
+                  Boolean forwardQuery) {
+    }
+
+    public LinkPatch {
+        present = Set.copyOf(present);
+    }
+
+    /** Binds a patch body; a field that is not editable, or a value of the wrong type or range, is a 400. */
+    static LinkPatch of(ObjectNode body, JsonMapper json) {
+        Set<String> named = new LinkedHashSet<>(body.propertyNames());
+        for (String field : named) {
+            if (!EDITABLE.contains(field)) {
+                throw Problem.INVALID_REQUEST.toException("'" + field + "' cannot be changed; editable fields are "
+                        + EDITABLE + ".").with("field", field);
+            }
+        }
+        Values values;
+        try {
+            values = json.treeToValue(body, Values.class);
+        } catch (JacksonException e) {
+            throw JsonProblems.invalidField(e);
+        }
+        return new LinkPatch(named, values.url(), values.expiresAt(), values.maxVisits(), values.disabled(),
+                values.redirectStatus(), values.forwardQuery());
+    }
+
+    /** A patch made by another API's controller (Shlink's), already validated there; the fields it names are set. */
+    public static LinkPatch of(Set<String> present, String url, Instant expiresAt, Long maxVisits, Boolean disabled,
+                               Integer redirectStatus, Boolean forwardQuery) {
+        return new LinkPatch(present, url, expiresAt, maxVisits, disabled, redirectStatus, forwardQuery);
+    }
+
+    boolean has(String field) {
+        return present.contains(field);
+    }
+}
