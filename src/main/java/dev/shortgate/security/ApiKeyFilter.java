@@ -1,5 +1,8 @@
 package dev.shortgate.security;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.shortgate.system.Problem;
 import dev.shortgate.system.ProblemException;
 import org.springframework.core.Ordered;
@@ -14,7 +17,8 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Every {@code /api/**} call needs an API key, in {@code X-Api-Key} or {@code Authorization: Bearer}. A missing,
+ * Every {@code /api/**} call but the API's description ({@code /api/v1/openapi.json}), and every call of Shlink's
+ * API under {@code /rest/**} but its health check, needs an API key, in {@code X-Api-Key} or {@code Authorization: Bearer}. A missing,
  * unknown or revoked key gets the same 401, with nothing that tells an attacker which it was. The redirect path
  * stays open.
  */
@@ -74,12 +78,44 @@ class ApiKeyFilter implements WebFilter, Ordered {
      * without matrix parameters, so {@code /%61pi/...} and {@code /api;x=1/...} cannot slip past.
      */
     static boolean isApiPath(RequestPath path) {
+        List<String> segments = null;
         for (PathContainer.Element element : path.pathWithinApplication().elements()) {
             if (element instanceof PathContainer.PathSegment segment) {
-                return "api".equals(segment.valueToMatch());
+                String value = segment.valueToMatch();
+                if (segments == null) {
+                    if (!"api".equals(value) && !"rest".equals(value)) {
+                        return false; // most requests: nothing is collected
+                    }
+                    segments = new ArrayList<>(4);
+                }
+                segments.add(value);
+                if (segments.size() == 4) {
+                    break;
+                }
             }
         }
-        return false;
+        if (segments == null) {
+            return false;
+        }
+        if ("api".equals(segments.get(0))) {
+            return !isDescription(segments);
+        }
+        return "rest".equals(segments.get(0)) && !isShlinkHealth(segments);
+    }
+
+    /** The OpenAPI description ({@code /api/v1/openapi.json}) and Swagger UI's configuration beside it are open. */
+    private static boolean isDescription(List<String> segments) {
+        return segments.size() >= 3 && "v1".equals(segments.get(1)) && "openapi.json".equals(segments.get(2))
+                && (segments.size() == 3 || segments.size() == 4 && "swagger-config".equals(segments.get(3)));
+    }
+
+    /**
+     * Shlink's health checks ({@code /rest/health}, {@code /rest/v3/health}) are open, as in Shlink; every other
+     * {@code /rest/**} path is Shlink's API and needs a key.
+     */
+    private static boolean isShlinkHealth(List<String> segments) {
+        return segments.size() == 2 && "health".equals(segments.get(1))
+                || segments.size() == 3 && segments.get(1).matches("v[0-9]+") && "health".equals(segments.get(2));
     }
 
     private static String presentedKey(HttpHeaders headers) {

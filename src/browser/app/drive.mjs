@@ -1,0 +1,159 @@
+// Drives Shlink's admin UI (served from UI) against Shortgate (SERVER, key API_KEY) in headless Chromium:
+// list, create with a custom slug and tags, edit, visits with a chart, delete. One screenshot per screen in SHOTS.
+// Exits non-zero on the first failed step; every wait is bounded.
+import { chromium } from 'playwright-core';
+
+const { SERVER, API_KEY, UI, CHROMIUM, SHOTS } = process.env;
+const slug = `browser-${Date.now().toString(36)}`;
+const STEP_TIMEOUT = 15_000;
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+  timeout: 60_000,
+});
+const problems = [];
+let failed = false;
+try {
+  // Reduced motion: recharts then draws its charts at once, so a screenshot never catches one half-drawn.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  page.setDefaultTimeout(STEP_TIMEOUT);
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // A failed load is judged by the response handler below (the console only repeats it, without the URL).
+  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource')
+    && problems.push(`console: ${m.text()}`));
+  page.on('response', (r) => {
+    // Shlink without Mercure answers mercure-info with 501 too; the UI then simply polls no real-time updates.
+    const expected = r.url() === `${SERVER}/rest/v3/mercure-info` && r.status() === 501;
+    if (r.url().startsWith(SERVER) && r.status() >= 400 && !expected) {
+      problems.push(`${r.request().method()} ${r.url()} -> ${r.status()}`);
+    }
+  });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+
+  const step = async (name, fn) => {
+    process.stdout.write(`[browser] step: ${name}\n`);
+    try {
+      await fn();
+    } catch (e) {
+      await page.screenshot({ path: `${SHOTS}/failed-${name}.png`, fullPage: true }).catch(() => {});
+      throw new Error(`step "${name}" failed: ${e.message}`);
+    }
+    if (problems.length) throw new Error(`step "${name}": ${problems.join('; ')}`);
+    await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  };
+  const api = (path, init = {}) => fetch(`${SERVER}/rest/v3${path}`,
+    { ...init, headers: { 'X-Api-Key': API_KEY, 'Content-Type': 'application/json', ...init.headers } });
+
+  // A link made over the API beforehand, so the list has more than the one the UI creates.
+  const seeded = await api('/short-urls', { method: 'POST',
+    body: JSON.stringify({ longUrl: 'https://example.com/seeded', tags: ['seed'], title: 'Seeded over the API' }) });
+  if (seeded.status !== 200) throw new Error(`seeding answered ${seeded.status}: ${await seeded.text()}`);
+
+  await step('01-list', async () => {
+    await page.goto(`${UI}/?server=${encodeURIComponent(SERVER)}&apiKey=${encodeURIComponent(API_KEY)}`);
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    await page.getByText('Seeded over the API').waitFor();
+  });
+
+  await step('02-create', async () => {
+    await page.getByRole('link', { name: 'Create short URL' }).click();
+    await page.getByPlaceholder('URL to be shortened').fill('https://example.com/made-in-the-browser');
+    await page.getByPlaceholder('Custom slug').fill(slug);
+    const tags = page.getByPlaceholder('Add tags to the URL');
+    for (const tag of ['browser', 'demo']) {
+      await tags.fill(tag);
+      await tags.press('Enter');
+    }
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`${SERVER}/${slug}`).first().waitFor();
+  });
+
+  await step('03-edit', async () => {
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    const row = page.getByRole('row').filter({ hasText: `/${slug}` });
+    await row.waitFor();
+    await row.getByRole('button').last().click();
+    await page.getByText('Edit short URL').click();
+    const longUrl = page.getByPlaceholder('URL to be shortened');
+    await longUrl.waitFor();
+    await longUrl.fill('https://example.com/edited-in-the-browser');
+    await page.getByPlaceholder('Title').fill('Edited in the browser');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Short URL properly edited.').waitFor();
+    const check = await api(`/short-urls/${slug}`);
+    const body = await check.json();
+    if (body.longUrl !== 'https://example.com/edited-in-the-browser' || body.title !== 'Edited in the browser') {
+      throw new Error(`the edit did not reach the server: ${JSON.stringify(body)}`);
+    }
+    if (JSON.stringify([...body.tags].sort()) !== '["browser","demo"]') throw new Error(`tags: ${body.tags}`);
+  });
+
+  await step('04-visits', async () => {
+    for (const agent of ['Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0', 'Mozilla/5.0 (Macintosh) Safari/605.1',
+      'Mozilla/5.0 (Windows NT 10.0) Chrome/126.0', 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile']) {
+      const r = await fetch(`${SERVER}/${slug}`, { redirect: 'manual', headers: { 'User-Agent': agent } });
+      if (r.status < 300 || r.status >= 400) throw new Error(`redirect answered ${r.status}`);
+    }
+    // Visit rows and counts are each written in batches about once a second: wait (bounded) until the API shows
+    // all four in both, the visit list and the short URL's total.
+    const deadline = Date.now() + STEP_TIMEOUT;
+    for (let listed = 0, total = 0; listed < 4 || total < 4;) {
+      if (Date.now() > deadline) throw new Error(`the API lists ${listed} and counts ${total} of 4 visits`);
+      listed = (await (await api(`/short-urls/${slug}/visits`)).json()).visits.pagination.totalItems;
+      total = (await (await api(`/short-urls/${slug}`)).json()).visitsSummary.total;
+      if (listed < 4 || total < 4) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    const row = page.getByRole('row').filter({ hasText: `/${slug}` });
+    await row.getByRole('button').last().click();
+    await page.getByText('Visit stats').click();
+    await page.getByText('Visits: 4').waitFor();
+    await page.locator('.recharts-surface').first().waitFor();
+  });
+
+  await step('05-list-with-visits', async () => {
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    const row = page.getByRole('row').filter({ hasText: `/${slug}` });
+    await row.getByText('Edited in the browser').waitFor();
+    await row.getByRole('link', { name: '4', exact: true }).waitFor();
+  });
+
+  await step('06-overview', async () => {
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByText(/orphan visits/i).first().waitFor();
+    await page.getByText('Edited in the browser').first().waitFor();
+  });
+
+  await step('07-tags', async () => {
+    // The component loads tag stats once when it mounts and only appends new tag names afterwards (as against
+    // Shlink itself without Mercure), so the tags page is read after a reload, which fetches them afresh.
+    await page.getByRole('link', { name: 'Manage tags' }).click();
+    await page.reload();
+    await page.getByText('demo', { exact: true }).first().waitFor();
+  });
+
+  await step('08-domains', async () => {
+    await page.getByRole('link', { name: 'Manage domains' }).click();
+    await page.getByText(new URL(SERVER).host).first().waitFor();
+  });
+
+  await step('09-delete', async () => {
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    const row = page.getByRole('row').filter({ hasText: `/${slug}` });
+    await row.getByRole('button').last().click();
+    await page.getByText('Delete short URL').click();
+    await page.getByPlaceholder('delete').fill('delete');
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    const gone = await api(`/short-urls/${slug}`);
+    if (gone.status !== 404) throw new Error(`after delete the server answers ${gone.status}`);
+  });
+} catch (e) {
+  failed = true;
+  console.error(`[browser] ${e.message}`);
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,106 @@
+package dev.shortgate.shlink;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+
+import dev.shortgate.link.Link;
+
+/** The shapes of Shlink's REST API v3 (its {@code docs/swagger/definitions}), and its date format. */
+final class ShlinkJson {
+
+    /** Shlink writes dates as ISO-8601 with a numeric offset, e.g. {@code 2026-11-23T08:30:00+00:00}. */
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxxx", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    private ShlinkJson() {
+    }
+
+    record ShortUrl(String shortCode, String shortUrl, String longUrl, String dateCreated, VisitsSummary visitsSummary,
+                    List<String> tags, Meta meta, String domain, String title, boolean crawlable,
+                    boolean forwardQuery, boolean hasRedirectRules) {
+    }
+
+    record VisitsSummary(long total, long nonBots, long bots) {
+        static VisitsSummary of(long total, long bots) {
+            return new VisitsSummary(total, total - bots, bots);
+        }
+    }
+
+    record Meta(String validSince, String validUntil, Long maxVisits) {
+    }
+
+    record Pagination(long currentPage, long pagesCount, long itemsPerPage, long itemsInCurrentPage, long totalItems) {
+    }
+
+    /** {@code data} and {@code pagination}, the body of every Shlink list. */
+    record Page<T>(List<T> data, Pagination pagination) {
+    }
+
+    record Visit(String referer, String date, String userAgent, Location visitLocation, boolean potentialBot,
+                 String visitedUrl, String redirectUrl) {
+    }
+
+    record Location(String countryCode, String countryName, String regionName, String cityName, double latitude,
+                    double longitude, String timezone) {
+    }
+
+    record TagInfo(String tag, long shortUrlsCount, VisitsSummary visitsSummary) {
+    }
+
+    record Redirects(String baseUrlRedirect, String regular404Redirect, String invalidShortUrlRedirect) {
+        static final Redirects NONE = new Redirects(null, null, null);
+    }
+
+    record Domain(String domain, boolean isDefault, Redirects redirects) {
+    }
+
+    static ShortUrl shortUrl(ShortUrlRow row, String shortUrl) {
+        Link link = row.link();
+        return new ShortUrl(link.code(), shortUrl, link.url(), date(link.createdAt()),
+                VisitsSummary.of(row.visits(), row.botVisits()), row.tags(),
+                new Meta(date(row.validSince()), date(link.expiresAt()), link.maxVisits()), null, row.title(),
+                row.crawlable(), link.forwardQuery(), false);
+    }
+
+    static Visit visit(ShlinkVisits.VisitRow row, String visitedUrl, String redirectUrl) {
+        String country = row.country() == null ? "" : row.country();
+        String countryName = country.isEmpty() ? "" : new Locale("", country).getDisplayCountry(Locale.ENGLISH);
+        String city = row.city() == null ? "" : row.city();
+        return new Visit(row.referer() == null ? "" : row.referer(), date(row.visitedAt()),
+                row.userAgent() == null ? "" : row.userAgent(),
+                new Location(country, countryName, "", city, 0, 0, ""),
+                row.bot(), visitedUrl, redirectUrl);
+    }
+
+    static String date(Instant instant) {
+        return instant == null ? null : DATE.format(instant);
+    }
+
+    /**
+     * A date as Shlink accepts it: ISO-8601 with an offset or {@code Z}, a local date-time, or a plain date (its
+     * start, or with {@code endOfDay} its last millisecond); local values are UTC.
+     */
+    static Instant parse(String value, boolean endOfDay) {
+        String text = value.trim();
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            // try the next form
+        }
+        try {
+            return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            // try the next form
+        }
+        LocalDate day = LocalDate.parse(text);
+        return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
+                : day.atStartOfDay().toInstant(ZoneOffset.UTC);
+    }
+}

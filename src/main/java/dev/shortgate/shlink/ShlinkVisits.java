@@ -1,0 +1,118 @@
+package dev.shortgate.shlink;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.shortgate.link.LinkRepository;
+import io.r2dbc.spi.Readable;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Visits as Shlink lists them, from Shortgate's raw visit rows (newest first), and Shlink's totals from the
+ * aggregates. Raw rows are kept for {@code shortgate.visit.raw-retention} and may be shed under overload, so a list
+ * can hold fewer visits than the totals count.
+ */
+@Repository
+class ShlinkVisits {
+
+    /** One raw visit. */
+    record VisitRow(String code, Instant visitedAt, String userAgent, String referer, String country, String city,
+                    boolean bot) {
+    }
+
+    /** Which visits to list: one code, a tag's links, or every link (optionally only an owner's). */
+    record Scope(String code, String tag, Long owner) {
+        static Scope ofCode(String code) {
+            return new Scope(code, null, null);
+        }
+    }
+
+    private final DatabaseClient db;
+
+    ShlinkVisits(DatabaseClient db) {
+        this.db = db;
+    }
+
+    Flux<VisitRow> page(Scope scope, Instant from, Instant to, boolean excludeBots, int offset, int limit) {
+        Map<String, Object> params = new HashMap<>();
+        String sql = "SELECT v.code, v.visited_at, v.user_agent, v.referer, v.country, v.city, v.bot "
+                + from(scope, from, to, excludeBots, params) + " ORDER BY v.id DESC LIMIT " + limit + " OFFSET "
+                + offset;
+        return bind(db.sql(sql), params).map(ShlinkVisits::toVisit).all();
+    }
+
+    Mono<Long> count(Scope scope, Instant from, Instant to, boolean excludeBots) {
+        Map<String, Object> params = new HashMap<>();
+        return bind(db.sql("SELECT COUNT(*) AS n " + from(scope, from, to, excludeBots, params)), params)
+                .map(row -> ((Number) row.get("n")).longValue()).one();
+    }
+
+    /** Every visit counted (bots included) and the bots among them, over all live links or an owner's. */
+    Mono<long[]> totals(Long owner) {
+        String sql = "SELECT COALESCE(SUM(s.visits), 0) AS visits, COALESCE(SUM(s.bot_visits), 0) AS bot_visits "
+                + "FROM link_stats s" + (owner == null ? "" : " JOIN link l ON l.code = s.code AND l.api_key_id = :owner");
+        var spec = db.sql(sql);
+        if (owner != null) {
+            spec = spec.bind("owner", owner);
+        }
+        return spec.map(row -> new long[] {((Number) row.get("visits")).longValue(),
+                ((Number) row.get("bot_visits")).longValue()}).one();
+    }
+
+    private static String from(Scope scope, Instant from, Instant to, boolean excludeBots, Map<String, Object> params) {
+        StringBuilder sql = new StringBuilder("FROM visit v");
+        List<String> where = new ArrayList<>();
+        if (scope.code() != null) {
+            where.add("v.code = :code");
+            params.put("code", scope.code());
+        }
+        if (scope.tag() != null || scope.owner() != null) {
+            sql.append(" JOIN link l ON l.code = v.code AND l.deleted_at IS NULL");
+            if (scope.owner() != null) {
+                sql.append(" AND l.api_key_id = :owner");
+                params.put("owner", scope.owner());
+            }
+        }
+        if (scope.tag() != null) {
+            where.add("v.code IN (SELECT lt.code FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE t.name = :tag)");
+            params.put("tag", scope.tag());
+        }
+        if (from != null) {
+            where.add("v.visited_at >= :from");
+            params.put("from", LinkRepository.toDb(from));
+        }
+        if (to != null) {
+            where.add("v.visited_at <= :to");
+            params.put("to", LinkRepository.toDb(to));
+        }
+        if (excludeBots) {
+            where.add("v.bot = FALSE");
+        }
+        if (!where.isEmpty()) {
+            sql.append(" WHERE ").append(String.join(" AND ", where));
+        }
+        return sql.toString();
+    }
+
+    private static DatabaseClient.GenericExecuteSpec bind(DatabaseClient.GenericExecuteSpec spec,
+                                                          Map<String, Object> params) {
+        for (var param : params.entrySet()) {
+            spec = spec.bind(param.getKey(), param.getValue());
+        }
+        return spec;
+    }
+
+    private static VisitRow toVisit(Readable row) {
+        return new VisitRow(row.get("code", String.class),
+                LinkRepository.fromDb(row.get("visited_at", LocalDateTime.class)), row.get("user_agent", String.class),
+                row.get("referer", String.class), row.get("country", String.class), row.get("city", String.class),
+                LinkRepository.bool(row.get("bot")));
+    }
+}
