@@ -16,6 +16,8 @@ import org.springframework.context.SmartLifecycle;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
@@ -46,9 +48,19 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     private final Counter repairsDone;
     private final Counter repairsFailed;
     private volatile Disposable subscription;
+    private final Duration announceWait;
+    private final Duration announceLimit;
+    private final Scheduler timer;
 
+    /**
+     * @param announceWait how long a create waits for its announcement through Redis before answering
+     * @param timer        fires the announcement's bounds: a thread that no stalled backend can hold up
+     */
     CacheInvalidator(NearCache near, RedisTier redis, UnknownCodeGuard guard, RedirectProperties properties,
-                     MeterRegistry registry) {
+                     Duration announceWait, Scheduler timer, MeterRegistry registry) {
+        this.announceWait = announceWait;
+        this.announceLimit = properties.nearCache().loadDeadline();
+        this.timer = timer;
         this.near = near;
         this.redis = redis;
         this.guard = guard;
@@ -68,20 +80,41 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                 .register(registry);
     }
 
+    /**
+     * Puts the new link in this pod's near cache, and announces it through Redis: the unknown-code guard's bits, the
+     * link itself, then the invalidation message, so other pods drop a negative entry they hold. The announcement runs
+     * on its own, bounded by {@code announceLimit}; the create waits for it at most {@code announceWait} (normally
+     * Redis answers in well under a millisecond, so the guard knows the code before the create answers). A Redis that
+     * is slow or silent thus never stalls a create or a batch: past the wait the create answers, and a guard write
+     * that did not make it is retried in the background.
+     */
     @Override
     public Mono<Void> created(Link link) {
         near.put(link);
-        // The guard learns the code before the create answers, so no pod can answer 404 for it a moment later. A
-        // lost announcement costs little: other pods drop their negative entry within its short TTL.
-        return Mono.when(guard.add(link.code()).onErrorResume(e -> {
-                            guardLater(link.code(), e);
-                            return Mono.empty();
-                        }), redis.put(link))
-                .then(redis.publishInvalidation(link.code()))
+        String code = link.code();
+        Mono<Void> guarded = guard.add(code)
+                .timeout(announceLimit, timer)
                 .onErrorResume(e -> {
-                    log.warn("Could not announce new link {} through Redis: {}", link.code(), e.toString());
+                    guardLater(code, e);
                     return Mono.empty();
                 });
+        Mono<Void> announcement = Mono.whenDelayError(guarded, redis.put(link))
+                .then(Mono.defer(() -> redis.publishInvalidation(code)))
+                .timeout(announceLimit, timer)
+                .onErrorResume(e -> {
+                    log.warn("Could not announce new link {} through Redis: {}", code, e.toString());
+                    return Mono.empty();
+                });
+        Sinks.Empty<Void> announced = Sinks.empty();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        announcement.subscribe(null, null, () -> { // errors were resumed above
+            done.set(true);
+            announced.tryEmitEmpty();
+        });
+        if (done.get()) {
+            return Mono.empty(); // done already (no Redis): no timer to arm
+        }
+        return announced.asMono().timeout(announceWait, Mono.<Void>empty().publishOn(Schedulers.parallel()), timer);
     }
 
     /** Adds a code the guard could not take at create time, in the background, until it does or shutdown. */

@@ -22,7 +22,8 @@ import reactor.core.publisher.Mono;
  * has finished. A filter without it (never built, or lost with a Redis restart or an eviction, which takes the whole
  * key) answers "may exist" to everything, and the first pod to notice rebuilds it in the background under a lock
  * key, page by page of codes; creates during a build set their bits as usual. The key is named after the filter's
- * size, so a change of size builds a new filter instead of misreading the old one.
+ * size, so a change of size builds a new filter instead of misreading the old one. The key and its lock share a hash
+ * tag, so in a Redis Cluster they live on one shard; that shard holds the whole bitmap and answers every guard read.
  *
  * <p>Written by hand on Lettuce because the Bloom filters of Redis itself need the RedisBloom module, which a plain
  * Redis (and most managed ones) lacks; the bit positions are Guava's ({@link BloomShape}).
@@ -53,7 +54,9 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
         this.redis = redis;
         this.links = links;
         this.shape = shape;
-        this.key = keyPrefix + "guard:" + shape.bits() + ":" + shape.hashes();
+        // One hash tag for the bitmap and its lock, so a Redis Cluster keeps them on one shard (the two are never
+        // in one command today; a build that checked the lock in a script could then still run there).
+        this.key = keyPrefix + "{guard:" + shape.bits() + ":" + shape.hashes() + "}";
         this.lockKey = key + ":building";
         this.complete = (int) shape.bits();
         this.ticker = ticker;
@@ -82,8 +85,15 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
 
     @Override
     public Mono<Void> add(String code) {
-        return redis.call(RedisCalls.Operation.GUARD, commands -> commands.strings().bitfield(key, sets(List.of(code))))
+        // Past this pod's breaker: other pods trust these bits to answer 404 (see RedisCalls.callPastBreaker).
+        return redis.callPastBreaker(RedisCalls.Operation.GUARD,
+                        commands -> commands.strings().bitfield(key, sets(List.of(code))))
                 .then();
+    }
+
+    /** The bitmap's key and its build lock's, in that order. */
+    List<String> keys() {
+        return List.of(key, lockKey);
     }
 
     @Override

@@ -14,7 +14,7 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The shared Redis tier: one string key per code holding the link as JSON. Every call goes through
+ * The shared Redis tier: one string key per code holding the link in {@link LinkCodec}'s compact format. Every call goes through
  * {@link RedisCalls} (a timeout that tells Redis's silence from this pod's queueing, and a circuit breaker), so a
  * slow or absent Redis costs a redirect at most the timeout, and nothing once the breaker is open; a lookup then
  * falls through to the database.
@@ -26,7 +26,7 @@ final class RedisLinks implements RedisTier {
     private final RedisCalls redis;
     private final ReactiveStringRedisTemplate pubSub;
     private final RedirectProperties.Redis settings;
-    private final JsonMapper json;
+    private final LinkCodec codec;
     private final SetArgs expiring;
     private final SetArgs expiringIfAbsent;
     private final Counter hits;
@@ -38,7 +38,7 @@ final class RedisLinks implements RedisTier {
         this.redis = redis;
         this.pubSub = pubSub;
         this.settings = settings;
-        this.json = json;
+        this.codec = new LinkCodec(json);
         this.expiring = SetArgs.Builder.px(settings.ttl().toMillis());
         this.expiringIfAbsent = SetArgs.Builder.px(settings.ttl().toMillis()).nx();
         this.hits = TieredLinkLookup.lookups(registry, "redis", "hit");
@@ -74,19 +74,19 @@ final class RedisLinks implements RedisTier {
     /** The cached link, or empty when Redis does not hold it; an error when Redis cannot answer in time. */
     Mono<Link> get(String code) {
         return redis.call(RedisCalls.Operation.GET, commands -> commands.strings().get(settings.linkKey(code)))
-                .map(value -> json.readValue(value, Link.class));
+                .map(codec::decode);
     }
 
     @Override
     public Mono<Void> put(Link link) {
         return redis.call(RedisCalls.Operation.SET, commands -> commands.strings().set(settings.linkKey(link.code()),
-                json.writeValueAsBytes(link), expiring)).then();
+                codec.encode(link), expiring)).then();
     }
 
     /** What a lookup found below, written only where Redis holds nothing: a write-back never overwrites a change. */
     private void writeBack(Found found) {
         found.link().ifPresent(link -> redis.call(RedisCalls.Operation.SET, commands -> commands.strings().set(
-                settings.linkKey(link.code()), json.writeValueAsBytes(link), expiringIfAbsent))
+                settings.linkKey(link.code()), codec.encode(link), expiringIfAbsent))
                 .subscribe(done -> { }, error -> { }));
     }
 

@@ -4,7 +4,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * Stops lookups of codes that were never created before they reach the database: a Bloom filter of every code
- * (seed 000's suggestion), so a flood of random well-formed codes is answered 404 without a query. A Bloom filter
+ * (https://en.wikipedia.org/wiki/Bloom_filter), so a flood of random well-formed codes is answered 404 without a query. A Bloom filter
  * never says "absent" for a code it holds, so a code it was told of always gets through; it may say "present" for
  * a code it does not hold (the false-positive rate), which only costs that code a query.
  *

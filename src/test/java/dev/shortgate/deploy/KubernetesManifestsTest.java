@@ -381,7 +381,7 @@ class KubernetesManifestsTest {
         assertThat(hpa.getSpec().getScaleTargetRef().getKind()).isEqualTo("Deployment");
         assertThat(hpa.getSpec().getScaleTargetRef().getName()).isEqualTo(deployment.getMetadata().getName());
         assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(deployment.getSpec().getReplicas()).isEqualTo(3);
-        assertThat(hpa.getSpec().getMetrics()).anySatisfy(metric -> {
+        assertThat(hpa.getSpec().getMetrics()).filteredOn(metric -> metric.getResource() != null).anySatisfy(metric -> {
             assertThat(metric.getResource().getName()).isEqualTo("cpu");
             assertThat(metric.getResource().getTarget().getType()).isEqualTo("Utilization");
         });
@@ -389,6 +389,59 @@ class KubernetesManifestsTest {
         assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
                 .containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
         assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        assertThat(pdb.getSpec().getMinAvailable()).as("one of maxUnavailable and minAvailable").isNull();
+    }
+
+    @Test
+    void theAutoscalerScalesOnCpuAndRedirectsPerPodFromPrometheusAndNothingElse() throws IOException {
+        HorizontalPodAutoscaler hpa = manifests.one(HorizontalPodAutoscaler.class);
+        assertThat(hpa.getSpec().getMetrics()).extracting(metric -> metric.getType()).containsExactly("Resource", "Pods");
+        var pods = hpa.getSpec().getMetrics().get(1).getPods();
+        assertThat(pods.getTarget().getType()).isEqualTo("AverageValue");
+        assertThat(pods.getTarget().getAverageValue().getNumericalAmount()).isPositive();
+
+        // the adapter's rule makes that metric from a series the application exports
+        var rules = Manifests.YAML.readTree(Manifests.DIR.resolve("prometheus-adapter/values.yaml").toFile())
+                .path("rules").path("custom");
+        assertThat(rules).singleElement().satisfies(rule -> {
+            assertThat(rule.path("name").path("as").asText()).isEqualTo(pods.getMetric().getName());
+            assertThat(rule.path("seriesQuery").asText()).startsWith("shortgate_redirect_seconds_count{");
+            assertThat(rule.path("metricsQuery").asText()).contains("rate(<<.Series>>");
+        });
+    }
+
+    @Test
+    void theRedisClusterOverlayPointsThePodsAtTheClusterOnly() throws Exception {
+        Process kubectl;
+        try {
+            kubectl = new ProcessBuilder("kubectl", "kustomize", "k8s-overlays/redis-cluster")
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException e) {
+            Assumptions.abort("kubectl is not installed");
+            return;
+        }
+        String rendered = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(kubectl.exitValue()).isZero();
+        var objects = Manifests.parse(rendered, "kubectl kustomize k8s-overlays/redis-cluster");
+        assertThat(objects).hasSameSizeAs(manifests.all());
+        Deployment overlaid = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
+                .findFirst().orElseThrow();
+        ConfigMap config = objects.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
+                .findFirst().orElseThrow();
+
+        Map<String, String> env = new LinkedHashMap<>(config.getData());
+        List<EnvVar> vars = overlaid.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
+        assertThat(vars).extracting(EnvVar::getName).doesNotContain("SPRING_DATA_REDIS_URL", "SPRING_DATA_REDIS_CLUSTER_NODES")
+                .contains("SPRING_DATA_REDIS_PASSWORD");
+        vars.forEach(var -> env.put(var.getName(), var.getValue() != null ? var.getValue()
+                : filledInSecret().getOrDefault(var.getName(), "from-the-secret")));
+        StandardEnvironment environment = AppSettings.environment(env);
+
+        assertThat(dev.shortgate.system.RedisConfigured.OnRedis.isCluster(environment)).isTrue();
+        assertThat(environment.getProperty("spring.data.redis.url")).isNull();
+        assertThat(Binder.get(environment).bind("spring.data.redis.cluster.nodes", Bindable.listOf(String.class)).get())
+                .hasSizeGreaterThanOrEqualTo(3).allMatch(node -> node.matches("[a-z0-9.-]+:\\d+"));
     }
 
     /** With kubectl on the PATH, the rendered kustomization is the same set of strictly valid objects. */

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class Pods implements BeforeAllCallback, AfterAllCallback {
 
     private boolean redis;
+    private boolean cluster;
     private final Map<String, Object> settings = new LinkedHashMap<>();
     private int count = 1;
 
@@ -53,6 +54,16 @@ public final class Pods implements BeforeAllCallback, AfterAllCallback {
         return this;
     }
 
+    /**
+     * Points the pods at the test Redis Cluster ({@code spring.data.redis.cluster.nodes}) instead, under a new key
+     * prefix; the class skips when no cluster is named.
+     */
+    public Pods withRedisCluster() {
+        this.redis = true;
+        this.cluster = true;
+        return this;
+    }
+
     /** Starts the pods with this property too; it wins over the database and Redis properties. */
     public Pods with(String name, Object value) {
         settings.put(name, value);
@@ -71,12 +82,13 @@ public final class Pods implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) {
         try {
-            String redisUrl = redis ? TestServers.redisUrl() : null; // skip before anything is created
+            // Skip before anything is created.
+            String redisUrl = !redis ? null : cluster ? TestServers.redisClusterNodes() : TestServers.redisUrl();
             database = opened(TestServers.newDatabase());
             Map<String, Object> all = new HashMap<>(database.properties());
             if (redis) {
                 redisPrefix = TestServers.newRedisPrefix();
-                all.put("spring.data.redis.url", redisUrl);
+                all.put(cluster ? "spring.data.redis.cluster.nodes" : "spring.data.redis.url", redisUrl);
                 all.put("shortgate.redirect.redis.key-prefix", redisPrefix);
             }
             all.putAll(settings);

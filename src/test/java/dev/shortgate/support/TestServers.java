@@ -19,7 +19,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The real MariaDB and Redis that integration tests use, named by {@code SHORTGATE_TEST_R2DBC_URL} (for example
  * {@code r2dbc:mysql://root@127.0.0.1:3306/shortgate_test}) and {@code SHORTGATE_TEST_REDIS_URL} (for example
  * {@code redis://127.0.0.1:6379}). When they are unset a test skips, unless {@code SHORTGATE_TEST_REQUIRE_SERVICES}
- * is {@code true} (as in CI), where it fails instead: CI never skips these tests.
+ * is {@code true} (as in CI), where it fails instead: CI never skips these tests. The same holds for the Redis
+ * Cluster named by {@code SHORTGATE_TEST_REDIS_CLUSTER_NODES}.
  *
  * <p>Each test class gets a database of its own, created here and dropped when closed, and a Redis key prefix
  * of its own, so classes never see each other's data.
@@ -38,6 +39,15 @@ public final class TestServers {
 
     public static String redisUrl() {
         return required("SHORTGATE_TEST_REDIS_URL");
+    }
+
+    /**
+     * The seed nodes ({@code host:port,...}) of the test Redis Cluster, named by
+     * {@code SHORTGATE_TEST_REDIS_CLUSTER_NODES}; {@code .ci/redis-cluster.sh start} starts one (3 masters and 3
+     * replicas on loopback) and prints them. Some tests kill one of its masters, and start it again afterwards.
+     */
+    public static String redisClusterNodes() {
+        return required("SHORTGATE_TEST_REDIS_CLUSTER_NODES");
     }
 
     private static String required(String name) {

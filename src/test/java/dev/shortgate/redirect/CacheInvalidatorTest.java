@@ -1,0 +1,125 @@
+package dev.shortgate.redirect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.shortgate.link.Link;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+import reactor.test.publisher.PublisherProbe;
+import reactor.test.scheduler.VirtualTimeScheduler;
+
+/** A create's announcement through Redis: waited for briefly, never without bound. */
+class CacheInvalidatorTest {
+
+    static final Duration WAIT = Duration.ofMillis(250);
+    static final Duration LOAD_DEADLINE = Duration.ofSeconds(2);
+
+    final VirtualTimeScheduler timer = VirtualTimeScheduler.create();
+    final AtomicLong nanos = new AtomicLong();
+    final RedirectProperties properties = new RedirectProperties(
+            new RedirectProperties.NearCache(100, Duration.ofMinutes(1), Duration.ofSeconds(5), LOAD_DEADLINE, 10),
+            new RedirectProperties.Redis(Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofHours(1), "sg:",
+                    new RedirectProperties.Redis.Repair(1, Duration.ofHours(1), Duration.ofHours(1))),
+            Duration.ofHours(1), Duration.ofSeconds(5), Duration.ofSeconds(1), true,
+            new RedirectProperties.Guard(true, 1000, 0.01, 1, 10, Duration.ofSeconds(10)), 200,
+            Duration.ofSeconds(3));
+    final NearCache near = new NearCache(properties.nearCache(), nanos::get, timer, new SimpleMeterRegistry());
+    final Link link = new Link("abc1234", "https://example.com/", 302, false, Instant.EPOCH, null, null, false, false,
+            null, null);
+
+    @Test
+    void createAnswersAfterTheWaitWhenRedisNeverAnswersAndTheAnnouncementIsCancelledAtItsBound() {
+        PublisherProbe<Void> put = PublisherProbe.of(Mono.never());
+        PublisherProbe<Void> guardAdd = PublisherProbe.of(Mono.never());
+        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put, PublisherProbe.empty()),
+                guard(guardAdd), properties, WAIT, timer, new SimpleMeterRegistry());
+
+        StepVerifier.create(invalidator.created(link))
+                .then(() -> timer.advanceTimeBy(WAIT.minusMillis(1)))
+                .expectNoEvent(Duration.ZERO)
+                .then(() -> timer.advanceTimeBy(Duration.ofMillis(1)))
+                .expectComplete()
+                .verify(Duration.ofSeconds(5));
+
+        assertThat(near.getIfReady(link.code())).as("this pod serves the new link at once").isNotNull();
+        assertThat(put.wasCancelled()).as("still running in the background").isFalse();
+        timer.advanceTimeBy(LOAD_DEADLINE);
+        assertThat(put.wasCancelled()).as("the announcement is bounded too").isTrue();
+        assertThat(guardAdd.wasCancelled()).isTrue();
+    }
+
+    @Test
+    void createWaitsForTheGuardAndTheMessageWhenRedisAnswers() {
+        PublisherProbe<Void> put = PublisherProbe.empty();
+        PublisherProbe<Void> publish = PublisherProbe.empty();
+        PublisherProbe<Void> guardAdd = PublisherProbe.of(Mono.delay(Duration.ofMillis(10), timer).then());
+        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put, publish), guard(guardAdd), properties,
+                WAIT, timer, new SimpleMeterRegistry());
+
+        StepVerifier.create(invalidator.created(link))
+                .then(() -> timer.advanceTimeBy(Duration.ofMillis(9)))
+                .expectNoEvent(Duration.ZERO)
+                .then(() -> timer.advanceTimeBy(Duration.ofMillis(1)))
+                .expectComplete()
+                .verify(Duration.ofSeconds(5));
+
+        guardAdd.assertWasSubscribed();
+        put.assertWasSubscribed();
+        publish.assertWasSubscribed();
+    }
+
+    private static RedisTier tier(PublisherProbe<Void> put, PublisherProbe<Void> publish) {
+        return new RedisTier() {
+            @Override
+            public Mono<LinkLookup.Found> find(String code, Below below) {
+                return below.find(true);
+            }
+
+            @Override
+            public Mono<Void> put(Link link) {
+                return put.mono();
+            }
+
+            @Override
+            public Mono<Void> delete(String code) {
+                return Mono.never();
+            }
+
+            @Override
+            public Mono<Void> publishInvalidation(String code) {
+                return publish.mono();
+            }
+
+            @Override
+            public Flux<String> invalidations() {
+                return Flux.never();
+            }
+        };
+    }
+
+    private static UnknownCodeGuard guard(PublisherProbe<Void> add) {
+        return new UnknownCodeGuard() {
+            @Override
+            public Mono<Boolean> mayExist(String code) {
+                return Mono.just(true);
+            }
+
+            @Override
+            public Mono<Void> add(String code) {
+                return add.mono();
+            }
+
+            @Override
+            public boolean ready() {
+                return true;
+            }
+        };
+    }
+}
