@@ -16,7 +16,7 @@ import java.time.LocalDateTime;
  */
 final class MySqlLiterals {
 
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private MySqlLiterals() {
     }
@@ -88,11 +88,13 @@ final class MySqlLiterals {
     }
 
     private static StringBuilder hex(StringBuilder sql, byte[] bytes) {
-        sql.ensureCapacity(sql.length() + bytes.length * 2 + 1);
-        for (byte b : bytes) {
-            sql.append(HEX[(b >> 4) & 0xf]).append(HEX[b & 0xf]);
+        // One Latin-1 string appended at once: a profile of the hot bench showed per-character appends here.
+        byte[] digits = new byte[bytes.length * 2];
+        for (int i = 0; i < bytes.length; i++) {
+            digits[2 * i] = HEX[(bytes[i] >> 4) & 0xf];
+            digits[2 * i + 1] = HEX[bytes[i] & 0xf];
         }
-        return sql;
+        return sql.append(new String(digits, StandardCharsets.ISO_8859_1));
     }
 
     private static StringBuilder pad(StringBuilder sql, int value, int width) {

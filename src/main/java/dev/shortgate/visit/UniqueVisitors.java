@@ -59,7 +59,10 @@ final class UniqueVisitors {
         long visitor = visitor(ip, agent);
         Key key = new Key(code, epochDay);
         while (true) {
-            DaySketch day = sketches.computeIfAbsent(key, k -> new DaySketch(k.code(), k.epochDay(), random));
+            DaySketch day = sketches.get(key); // get first: computeIfAbsent locks the bin even when the key is there
+            if (day == null) {
+                day = sketches.computeIfAbsent(key, k -> new DaySketch(k.code(), k.epochDay(), random));
+            }
             synchronized (day) {
                 if (!day.retired) {
                     day.all.update(visitor);
@@ -111,6 +114,15 @@ final class UniqueVisitors {
             union.update(HllSketch.heapify(bytes));
         }
         return Math.round(union.getEstimate());
+    }
+
+    /** The union of these serialized sketches, serialized (compact {@code HLL_4}); it merges like its parts. */
+    static byte[] union(List<byte[]> serialized) {
+        Union union = new Union(LG_K);
+        for (byte[] bytes : serialized) {
+            union.update(HllSketch.heapify(bytes));
+        }
+        return union.getResult(TgtHllType.HLL_4).toCompactByteArray();
     }
 
     /**

@@ -86,12 +86,12 @@ final class VisitCountFlusher {
         public int compareTo(DimKey o) {
             int c = code.compareTo(o.code); // the table's key order, so concurrent pods lock rows in one order
             if (c == 0) {
-                c = dimension.compareTo(o.dimension);
+                c = Long.compare(epochDay, o.epochDay);
             }
             if (c == 0) {
-                c = label.compareTo(o.label);
+                c = dimension.compareTo(o.dimension);
             }
-            return c != 0 ? c : Long.compare(epochDay, o.epochDay);
+            return c != 0 ? c : label.compareTo(o.label);
         }
     }
 

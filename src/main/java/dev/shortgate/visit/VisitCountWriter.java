@@ -1,10 +1,14 @@
 package dev.shortgate.visit;
 
 import java.time.Clock;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -16,7 +20,8 @@ import reactor.core.publisher.Mono;
  * {@code visit_flush} with {@code INSERT IGNORE}; if the id was already there (an earlier attempt committed, and
  * only its acknowledgement was lost), nothing else is written. Otherwise the deltas are added with
  * {@code INSERT … ON DUPLICATE KEY UPDATE visits = visits + VALUES(visits)}, rows in key order so concurrent pods
- * take row locks in the same order.
+ * take row locks in the same order. Dimension deltas go both to {@code visit_dim_stats} (per day) and, summed per
+ * calendar month, to {@code visit_dim_month}, so a month row always equals the sum of its days.
  */
 final class VisitCountWriter implements VisitCountFlusher.CountWriter {
 
@@ -47,6 +52,10 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                 "INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
                 rows.stream().map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(),
                         d.botVisits()}).toList(), ADD), deltas);
+        chunks(months(flush.dims()), ROWS_PER_STATEMENT, rows -> sql.multiRow(
+                "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
+                rows.stream().map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(),
+                        d.botVisits()}).toList(), ADD), deltas);
         MultiRowSql.Sql claim = sql.multiRow("INSERT IGNORE INTO visit_flush (writer, seq, flushed_at) VALUES ",
                 List.<Object[]>of(new Object[] {flush.writer(), flush.seq(),
                         LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)}), "");
@@ -68,6 +77,27 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                 " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"),
                 statements);
         return Mono.defer(() -> sql.executeAll(statements)).as(transactions::transactional);
+    }
+
+    /**
+     * The dimension deltas summed per link, calendar month, dimension and label ({@code day} is the month's first
+     * day), in the roll-up's key order so concurrent pods lock its rows in one order.
+     */
+    static List<VisitCountFlusher.DimCount> months(List<VisitCountFlusher.DimCount> dims) {
+        record Key(String code, LocalDate month, Dimension dimension, String label) {
+        }
+        Map<Key, long[]> sums = new TreeMap<>(Comparator.comparing(Key::code).thenComparing(Key::month)
+                .thenComparingInt(k -> k.dimension().id).thenComparing(Key::label));
+        for (VisitCountFlusher.DimCount d : dims) {
+            long[] sum = sums.computeIfAbsent(new Key(d.code(), d.day().withDayOfMonth(1), d.dimension(), d.label()),
+                    k -> new long[2]);
+            sum[0] += d.visits();
+            sum[1] += d.botVisits();
+        }
+        List<VisitCountFlusher.DimCount> months = new ArrayList<>(sums.size());
+        sums.forEach((k, v) -> months.add(new VisitCountFlusher.DimCount(k.code(), k.month(), k.dimension(),
+                k.label(), v[0], v[1])));
+        return months;
     }
 
     private static <T> void chunks(List<T> items, int size, Function<List<T>, MultiRowSql.Sql> statement,

@@ -62,7 +62,7 @@ final class VisitEnricher {
     }
 
     /**
-     * HMAC-SHA256 of the raw IP, {@code &} and the user agent, as 64 hex digits (seed 002 used a plain SHA-1). A
+     * HMAC-SHA256 of the raw IP, {@code &} and the user agent, as 64 hex digits, not a plain hash. A
      * plain hash would undo the IP anonymisation: the row also holds the user agent and the IP's /24, so the
      * missing octet could be found by hashing 256 guesses. Keyed, it cannot without the key.
      */

@@ -7,7 +7,7 @@ import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Visit ids: 96 bits in MongoDB's ObjectId layout (seed 003), so every pod makes them with no coordination.
+ * Visit ids: 96 bits in MongoDB's ObjectId layout (https://www.mongodb.com/docs/manual/reference/bson-types/#objectid), so every pod makes them with no coordination.
  *
  * <pre>
  *   bytes 0-3   seconds since the epoch, big-endian (the visit's time)
@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  *
  * Stored as {@code BINARY(12)}. In the API an id is 16 characters of URL-safe base64 (RFC 4648 section 5, no
- * padding): 96 bits are exactly 16 six-bit characters, so the codec is lossless both ways, as seed 003's is. The
- * seed orders its alphabet {@code 0-9a-zA-Z-_}; we use the standard base64url order ({@code A-Za-z0-9-_}) so any
- * client's base64url decoder reads our ids. The 24-character hex form (the usual ObjectId text) converts to and
+ * padding): 96 bits are exactly 16 six-bit characters, so the codec is lossless both ways. The
+ * alphabet is in the standard base64url order ({@code A-Za-z0-9-_}), not a home-made one such as
+ * {@code 0-9a-zA-Z-_}, so any client's base64url decoder reads our ids. The 24-character hex form (the usual ObjectId text) converts to and
  * from the 16-character form with {@link #hexToText} and {@link #textToHex}.
  */
 final class VisitId {

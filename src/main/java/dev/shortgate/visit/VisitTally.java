@@ -89,7 +89,10 @@ final class VisitTally {
      */
     void add(String code, long epochDay, String agent, InetAddress network, String refererHost,
              InetAddress address) {
-        PerCode perCode = codes.computeIfAbsent(code, c -> new PerCode());
+        PerCode perCode = codes.get(code); // get first: computeIfAbsent locks the bin even when the key is there
+        if (perCode == null) {
+            perCode = codes.computeIfAbsent(code, c -> new PerCode());
+        }
         Facts facts = new Facts(code, epochDay, agent, network, refererHost, Facts.DISTINCT);
         Entry entry = entries.get(facts);
         if (entry == null && perCode.created.get() >= maxDistinctPerCode) {

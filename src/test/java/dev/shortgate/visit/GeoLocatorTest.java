@@ -2,24 +2,21 @@ package dev.shortgate.visit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Known answers from {@code ../shared/geoip/README.md}; skips when that folder is not beside the project. */
+/** Known answers of MaxMind's test database, kept under {@code src/test/resources/geoip} (see its README). */
 class GeoLocatorTest {
 
-    static final Path GEOIP = Path.of("..", "shared", "geoip", "GeoLite2-City-Test.mmdb");
+    static final Path GEOIP = Path.of("src", "test", "resources", "geoip", "GeoLite2-City-Test.mmdb");
 
     static Path database() {
-        assumeTrue(Files.isReadable(GEOIP), "MaxMind test database not found at " + GEOIP.toAbsolutePath()
-                + "; skipping GeoIP known-answer tests (CI has ../shared/geoip)");
+        assertThat(GEOIP).isReadable();
         return GEOIP;
     }
 

@@ -80,6 +80,112 @@ class VisitAggregatesIT {
     }
 
     @Test
+    void monthRollUpsEqualTheSumOfTheirDaysAcrossMonthBoundariesAndStatsAddBothUp() {
+        String code = create("https://example.com/months");
+        VisitCountWriter writer = new VisitCountWriter(pods.a().bean(MultiRowSql.class),
+                TransactionalOperator.create(pods.a().bean(ReactiveTransactionManager.class)), Clock.systemUTC());
+        byte[] pod = {9, 8, 7, 6, 5, 4, 3, 2};
+        writer.write(new VisitCountFlusher.Flush(pod, 1,
+                List.of(day(code, "2026-01-30", 7, 1), day(code, "2026-01-31", 3, 0), day(code, "2026-02-01", 5, 2),
+                        day(code, "2026-02-28", 6, 6), day(code, "2026-03-01", 2, 0)),
+                List.of(dim(code, "2026-01-30", "GB", 5, 1), dim(code, "2026-01-30", Dimension.OTHER, 2, 0),
+                        dim(code, "2026-01-31", "GB", 3, 0), dim(code, "2026-02-01", "GB", 4, 2),
+                        dim(code, "2026-02-01", "FR", 1, 0), dim(code, "2026-02-28", Dimension.OTHER, 6, 6),
+                        dim(code, "2026-03-01", "FR", 2, 0)))).block(Duration.ofSeconds(30));
+        writer.write(new VisitCountFlusher.Flush(pod, 2,
+                List.of(day(code, "2026-02-01", 1, 0), day(code, "2026-03-31", 10, 0)),
+                List.of(dim(code, "2026-02-01", "GB", 1, 0), dim(code, "2026-03-31", "GB", 10, 0))))
+                .block(Duration.ofSeconds(30));
+        new VisitRetention(pods.a().bean(DatabaseClient.class), pods.a().bean(VisitProperties.class),
+                Clock.systemUTC(), Schedulers.parallel(), new SimpleMeterRegistry()).deleteOldRows()
+                .block(Duration.ofSeconds(30)); // raw retention leaves every aggregate alone
+
+        String daysOfMonth = "FROM visit_dim_stats d WHERE d.code = m.code AND d.dim = m.dim AND d.label = m.label "
+                + "AND d.stat_date >= m.stat_month AND d.stat_date < m.stat_month + INTERVAL 1 MONTH)";
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM visit_dim_month m WHERE m.code = '" + code
+                + "' AND (m.visits <> (SELECT SUM(d.visits) " + daysOfMonth + " OR m.bot_visits <> (SELECT "
+                + "SUM(d.bot_visits) " + daysOfMonth + ")")).isZero();
+        assertThat(sum("SELECT SUM(visits) FROM visit_dim_month WHERE", code)).isEqualTo(34);
+        assertThat(sum("SELECT SUM(visits) FROM link_stats WHERE", code)).isEqualTo(34);
+        assertThat(sum("SELECT COUNT(*) FROM visit_dim_month WHERE", code)).isEqualTo(7);
+        assertThat(sum("SELECT visits FROM visit_dim_month WHERE stat_month = '2026-02-01' AND label = 'GB' AND",
+                code)).isEqualTo(5);
+        // February whole from the roll-up, January 31 and March 1 from the days
+        pods.a().web().get().uri("/api/v1/links/{code}/stats?from=2026-01-31&to=2026-03-01&bots=true", code)
+                .exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.visits.total").isEqualTo(17)
+                .jsonPath("$.topCountries.length()").isEqualTo(3)
+                .jsonPath("$.topCountries[0].label").isEqualTo("GB")
+                .jsonPath("$.topCountries[0].visits").isEqualTo(8)
+                .jsonPath("$.topCountries[1].label").isEqualTo(Dimension.OTHER)
+                .jsonPath("$.topCountries[1].visits").isEqualTo(6)
+                .jsonPath("$.topCountries[2].label").isEqualTo("FR")
+                .jsonPath("$.topCountries[2].visits").isEqualTo(3);
+        pods.a().web().get().uri("/api/v1/links/{code}/stats?from=2026-01-31&to=2026-03-01", code)
+                .exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.topCountries.length()").isEqualTo(2) // "other" was all bots
+                .jsonPath("$.topCountries[0].visits").isEqualTo(6)
+                .jsonPath("$.topCountries[1].visits").isEqualTo(3);
+        // a late count on a settled day changes the totals the cached sums were read with, so they are read again
+        writer.write(new VisitCountFlusher.Flush(pod, 3, List.of(day(code, "2026-01-31", 2, 0)),
+                List.of(dim(code, "2026-01-31", "GB", 2, 0)))).block(Duration.ofSeconds(30));
+        pods.a().web().get().uri("/api/v1/links/{code}/stats?from=2026-01-31&to=2026-03-01&bots=true", code)
+                .exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.topCountries[0].visits").isEqualTo(10);
+        // three whole months, all from the roll-up
+        pods.a().web().get().uri("/api/v1/links/{code}/stats?from=2026-01-01&to=2026-03-31&bots=true", code)
+                .exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.topCountries[0].label").isEqualTo("GB")
+                .jsonPath("$.topCountries[0].visits").isEqualTo(25)
+                .jsonPath("$.topCountries[1].visits").isEqualTo(8)
+                .jsonPath("$.topCountries[2].visits").isEqualTo(3);
+    }
+
+    @Test
+    void uniqueVisitorsOverWholeMonthsAreTheSameFromTheMonthCacheAsFromEveryDaySketch() {
+        String code = create("https://example.com/month-sketches");
+        VisitCountWriter writer = new VisitCountWriter(pods.a().bean(MultiRowSql.class),
+                TransactionalOperator.create(pods.a().bean(ReactiveTransactionManager.class)), Clock.systemUTC());
+        LocalDate from = LocalDate.parse("2026-01-25");
+        LocalDate to = LocalDate.parse("2026-03-05");
+        List<UniqueVisitors.Row> rows = new java.util.ArrayList<>();
+        List<byte[]> inRange = new java.util.ArrayList<>();
+        for (LocalDate day = LocalDate.parse("2026-01-20"); !day.isAfter(LocalDate.parse("2026-03-10"));
+             day = day.plusDays(1)) {
+            for (int pod = 0; pod < 2; pod++) {
+                org.apache.datasketches.hll.HllSketch sketch = new org.apache.datasketches.hll.HllSketch(
+                        UniqueVisitors.LG_K, org.apache.datasketches.hll.TgtHllType.HLL_4);
+                for (int i = 0; i < 600; i++) { // the two pods share half their visitors of the day
+                    sketch.update(day.toEpochDay() * 10_000 + pod * 300 + i);
+                }
+                byte[] bytes = sketch.toCompactByteArray();
+                rows.add(new UniqueVisitors.Row(code, day.toEpochDay(), new byte[] {(byte) pod, 1, 2, 3, 4, 5, 6, 7},
+                        bytes, bytes));
+                if (!day.isBefore(from) && !day.isAfter(to)) {
+                    inRange.add(bytes);
+                }
+            }
+        }
+        writer.writeSketches(rows).block(Duration.ofSeconds(30));
+        long expected = UniqueVisitors.estimate(inRange);
+        assertThat((double) expected).isCloseTo(40 * 900, org.assertj.core.data.Percentage.withPercentage(5));
+
+        for (int request = 0; request < 2; request++) { // the first fills the cache of February, the second reads it
+            pods.a().web().get().uri("/api/v1/links/{code}/stats?from={from}&to={to}", code, from, to)
+                    .exchange().expectStatus().isOk().expectBody()
+                    .jsonPath("$.uniqueVisitors").isEqualTo((int) expected);
+        }
+    }
+
+    private static VisitCountFlusher.DayCount day(String code, String day, long visits, long bots) {
+        return new VisitCountFlusher.DayCount(code, LocalDate.parse(day), visits, bots);
+    }
+
+    private static VisitCountFlusher.DimCount dim(String code, String day, String label, long visits, long bots) {
+        return new VisitCountFlusher.DimCount(code, LocalDate.parse(day), Dimension.COUNTRY, label, visits, bots);
+    }
+
+    @Test
     void retentionDeletesOnlyRawRowsOlderThanTheRetentionAndKeepsTheCounts() {
         String code = create("https://example.com/retention");
         Instant now = Instant.parse("2026-11-22T12:00:00Z");

@@ -48,7 +48,8 @@ class VisitIdTest {
 
     @Test
     void seedObjectIdPacksSixBitsPerCharacterInBase64UrlOrder() {
-        // Seed 003's example: the same 6-bit groups as its "jD0wOTOIwqZNdydH", in RFC 4648 base64url's alphabet.
+        // An ObjectId's 12 bytes as 16 six-bit groups in RFC 4648 base64url's alphabet (a 0-9a-zA-Z-_ alphabet would
+        // give "jD0wOTOIwqZNdydH" for the same groups).
         assertThat(VisitId.hexToText("4e7020cb7cac81af7136236b")).isEqualTo("TnAgy3ysga9xNiNr");
         assertThat(VisitId.textToHex("TnAgy3ysga9xNiNr")).isEqualTo("4e7020cb7cac81af7136236b");
         assertThat(VisitId.hexToText("4E7020CB7CAC81AF7136236B")).isEqualTo("TnAgy3ysga9xNiNr");
