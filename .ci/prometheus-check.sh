@@ -82,7 +82,9 @@ fi
 APP_PORT=$(free_port)
 MGMT_PORT=$(free_port)
 ARGS=(--server.address=127.0.0.1 --server.port="$APP_PORT"
-      --management.server.address=127.0.0.1 --management.server.port="$MGMT_PORT")
+      --management.server.address=127.0.0.1 --management.server.port="$MGMT_PORT"
+      # the pool strategy, so the code pool panel has data; small marks keep the filler light
+      --shortgate.codegen.strategy=pool --shortgate.codegen.pool.low-water=200 --shortgate.codegen.pool.high-water=1000)
 REDIS=false
 export SHORTGATE_ADMIN_KEY="promcheck-$$-$RANDOM$RANDOM"
 API=(-H 'Content-Type: application/json' -H "X-Api-Key: $SHORTGATE_ADMIN_KEY")

@@ -20,7 +20,9 @@ import threading
 import time
 
 SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "redis", "overload", "db", "miss", "shorten",
-                  "shorten-batch", "stats-30d", "stats-365d"]
+                  "shorten-batch", "shorten-hash", "shorten-sequence", "shorten-pool", "shorten-batch-hash",
+                  "shorten-batch-sequence", "shorten-batch-pool", "two-pods-1", "two-pods-2", "stats-30d",
+                  "stats-365d"]
 TIERS = ("near", "redis", "guard", "db", "none")
 STATS_P99_GOAL_MS = 50
 STATS_CONNECTIONS_NOTE = ""
@@ -140,13 +142,17 @@ def record(args):
             wrk = json.loads(f.read())
     if wrk is None:
         sys.exit(f"record {args.name}: no BENCH_JSON line in {args.wrk}")
-    requests = wrk["requests"]
+    # Throughput and CPU per request count only the answers the scenario asked for: a 503 answered fast while
+    # shedding (or any other 4xx/5xx) is not a redirect served. In the miss scenario the 404s are the answers.
+    failed = 0 if args.name == "miss" else (wrk.get("errors") or {}).get("status", 0)
+    requests = wrk["requests"] - failed
     cpu_s = (args.ticks_after - args.ticks_before) / args.clk_tck
     result = {
         "scenario": args.name,
         "requests": requests,
+        "responses": wrk["requests"],
         "duration_s": wrk["duration_s"],
-        "rps": wrk["rps"],
+        "rps": round(requests / wrk["duration_s"], 1) if failed else wrk["rps"],
         "latency_us": wrk.get("latency_us"),
         "errors": wrk.get("errors"),
         "server_cpu_s": round(cpu_s, 3),
@@ -378,6 +384,11 @@ def report(args):
         r["db_share"] = r.get("reached_db_ratio")
         if r["scenario"] == "overload" and redis_quiet and redis_quiet.get("rps"):
             r["throughput_vs_redis"] = round(r["rps"] / redis_quiet["rps"], 4)
+        one_pod = rows.get("two-pods-1")
+        if r["scenario"] == "two-pods-2" and one_pod and one_pod.get("rps"):
+            r["throughput_vs_one_pod"] = round(r["rps"] / one_pod["rps"], 4)
+            if r.get("server_cpu_us_per_req") and one_pod.get("server_cpu_us_per_req"):
+                r["cpu_per_req_vs_one_pod"] = round(r["server_cpu_us_per_req"] / one_pod["server_cpu_us_per_req"], 3)
         if r["scenario"] == "visits-off" and hot and hot.get("rps"):
             r["throughput_vs_hot"] = round(r["rps"] / hot["rps"], 4)
             if r.get("server_cpu_us_per_req") and hot.get("server_cpu_us_per_req"):
@@ -406,8 +417,19 @@ def report(args):
             n.append(f"DB lookups {r['reached_db_ratio']:.1%}")
         if r["scenario"] == "visits-off" and r.get("throughput_vs_hot") is not None:
             n.append(f"vs hot: {r['throughput_vs_hot']:.2f}x req/s, {r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req")
-        if r["scenario"] == "shorten-batch":
+        if r["scenario"].startswith("two-pods-"):
+            n.append(f"through nginx to {r['scenario'][-1]} pod(s); CPU/req of the pods, not nginx")
+        if r["scenario"] == "two-pods-2" and r.get("throughput_vs_one_pod") is not None:
+            n.append(f"vs 1 pod: {r['throughput_vs_one_pod']:.2f}x req/s, "
+                     f"{r.get('cpu_per_req_vs_one_pod', 0):.2f}x CPU/req")
+        if r["scenario"].startswith("shorten-batch"):
             n.append(f"{r.get('batches')} batches of {r.get('batch_size')}; rate counts links")
+            if r.get("rps"):
+                n.append(f"goal >= 5,000 links/s: {'met' if r['rps'] >= 5000 else 'missed'}")
+        elif r["scenario"].startswith("shorten"):
+            n.append("single creates")
+            if r.get("rps"):
+                n.append(f"goal >= 1,500/s: {'met' if r['rps'] >= 1500 else 'missed'}")
         if r["scenario"] == "sustained":
             n.append("paced load")
         if "visits" in r and r["scenario"] in ("hot", "sustained", "visits-off", "redis", "db"):

@@ -3,7 +3,8 @@
 # baseline measured the same way in the same run. See src/bench/README.md.
 #
 #   src/bench/run.sh [-d 30s] [-w 10s] [-r 3] [-c 64] [-t 2] [-n 100000]
-#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off,stats] [--rate 10000] [--heap]
+#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats] [--rate 10000]
+#                    [--heap]
 #
 # Needs MariaDB (root, no password) and Redis on loopback; installs wrk and nginx with apt-get when missing.
 # Every step is bounded in time; every process it starts is stopped on exit.
@@ -20,11 +21,12 @@ RUNS=${RUNS:-3}                    # measured runs per scenario: the report show
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
-SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off,stats; add heap
+SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats; add heap
 STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
 STATS_CONNECTIONS=${STATS_CONNECTIONS:-2}  # stats: wrk connections (latency of the API, not its throughput)
 RATE=${RATE:-10000}                # sustained: offered load, requests per second (paced, not as fast as possible)
 BATCH_CALLS=${BATCH_CALLS:-20}     # shorten-batch: this many batch calls of 1000 links
+STRATEGIES=${STRATEGIES:-hash,sequence,pool} # shorten: the code strategies measured, one app each
 HEAP_LINKS=${HEAP_LINKS:-1000000}  # heap: links put in the near cache
 HEAP_XMX=${HEAP_XMX:-2g}
 FILL_TIMEOUT=${FILL_TIMEOUT:-300}            # seconds allowed to request every seeded link once (hot, visits-off)
@@ -36,6 +38,8 @@ REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 APP_PORT=${APP_PORT:-18080}
 MGMT_PORT=${MGMT_PORT:-18081}
 NGINX_PORT=${NGINX_PORT:-18088}
+APP2_PORT=${APP2_PORT:-$((APP_PORT + 2))}    # two-pods: the second pod's ports
+MGMT2_PORT=${MGMT2_PORT:-$((MGMT_PORT + 2))}
 JAR=${JAR:-$ROOT/target/shortgate.jar}
 OUT_DIR=${OUT_DIR:-$ROOT/target/bench}
 KEEP_DB=${KEEP_DB:-0}
@@ -50,7 +54,8 @@ Usage: src/bench/run.sh [options]
   -c, --connections N   wrk connections (default $CONNECTIONS)                            env CONNECTIONS
   -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
   -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
-  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,stats,heap or all
+  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats,heap
+                        or all
                         env SCENARIOS
                         (default all = every scenario except heap)
       --rate N          offered req/s of the paced sustained scenario (default $RATE)  env RATE
@@ -60,7 +65,8 @@ Usage: src/bench/run.sh [options]
       --keep-db         keep the benchmark databases (default: dropped on exit)         env KEEP_DB=1
       --profile         record each scenario's measured runs with JFR; print the hottest frames  env PROFILE=1
   -h, --help
-Ports (loopback): APP_PORT=$APP_PORT MGMT_PORT=$MGMT_PORT NGINX_PORT=$NGINX_PORT. Output: $OUT_DIR/result.json
+Ports (loopback): APP_PORT=$APP_PORT MGMT_PORT=$MGMT_PORT NGINX_PORT=$NGINX_PORT
+  APP2_PORT=$APP2_PORT MGMT2_PORT=$MGMT2_PORT (two-pods' second pod). Output: $OUT_DIR/result.json
 EOF
 }
 
@@ -84,7 +90,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off,stats"
+ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats"
 SCENARIOS=${SCENARIOS//all/$ALL}
 SCENARIOS=${SCENARIOS//,,/,}
 SCENARIOS=${SCENARIOS#,}
@@ -115,6 +121,7 @@ mkdir -p "$RUN_DIR"
 REDIS_PREFIX="bench:$RUN_ID:"
 DATABASES=()
 APP_PID=""
+POD2_PID=""
 APP_ARGS=""
 NGINX_PID=""
 WRK_PID=""
@@ -140,6 +147,7 @@ cleanup() {
   [ -n "$WRK_PID" ] && kill -TERM "$WRK_PID" 2>/dev/null || true
   [ -n "$HOG_PID" ] && kill -TERM "$HOG_PID" 2>/dev/null || true
   stop_pid "$APP_PID" 40
+  stop_pid "$POD2_PID" 40
   stop_pid "$NGINX_PID" 10
   if [ "$KEEP_DB" != 1 ]; then
     for db in "${DATABASES[@]}"; do
@@ -185,8 +193,8 @@ if [ ! -f "$JAR" ]; then
 fi
 
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for p in "$APP_PORT" "$MGMT_PORT" "$NGINX_PORT"; do
-  port_busy "$p" && die "port $p on 127.0.0.1 is in use; set APP_PORT / MGMT_PORT / NGINX_PORT"
+for p in "$APP_PORT" "$MGMT_PORT" "$NGINX_PORT" "$APP2_PORT" "$MGMT2_PORT"; do
+  port_busy "$p" && die "port $p on 127.0.0.1 is in use; set APP_PORT / MGMT_PORT / NGINX_PORT / APP2_PORT / MGMT2_PORT"
 done
 
 # ---------------------------------------------------------------- measuring
@@ -284,6 +292,32 @@ start_nginx() {
 }
 
 nginx_pids() { echo "$NGINX_PID" $(pgrep -P "$NGINX_PID" || true); }
+
+# start_lb port...: nginx as the load balancer (round robin, keep-alive) in front of the pods on these ports
+start_lb() {
+  NGINX_DIR=$(mktemp -d /tmp/shortgate-bench-nginx.XXXXXX)
+  mkdir -p "$NGINX_DIR/tmp" "$NGINX_DIR/logs"
+  local servers="" p
+  for p in "$@"; do servers="$servers server 127.0.0.1:$p;"; done
+  sed -e "s/__PORT__/$NGINX_PORT/" -e "s/__SERVERS__/$servers/" "$BENCH_DIR/nginx-two-pods.conf" >"$NGINX_DIR/nginx.conf"
+  "$NGINX_BIN" -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -e stderr >"$RUN_DIR/nginx-lb.log" 2>&1 &
+  NGINX_PID=$!
+  local i
+  for ((i = 0; i < 100; i++)); do
+    curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$NGINX_PORT/healthcheck-probe" && return 0
+    kill -0 "$NGINX_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$RUN_DIR/nginx-lb.log" >&2
+  die "nginx (load balancer) did not start"
+}
+
+stop_nginx() {
+  stop_pid "$NGINX_PID" 10
+  NGINX_PID=""
+  rm -rf "$NGINX_DIR"
+  NGINX_DIR=""
+}
 
 # ---------------------------------------------------------------- the app
 DB_URL_BASE="r2dbc:mysql://root@$MARIADB_HOST:$MARIADB_PORT"
@@ -387,7 +421,7 @@ log "run $RUN_ID: scenarios $SCENARIOS; duration $DURATION, warm-up $WARMUP, $CO
 log "output in $RUN_DIR"
 
 REDIRECT_SCENARIOS=0
-for s in hot sustained redis overload db miss shorten visits-off; do want "$s" && REDIRECT_SCENARIOS=1; done
+for s in hot sustained redis overload db miss shorten visits-off two-pods; do want "$s" && REDIRECT_SCENARIOS=1; done
 CODES_FILE="$RUN_DIR/codes.txt"
 export CODES="$CODES_FILE"
 
@@ -423,25 +457,6 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   if want miss; then
     measure miss random-miss.lua "$APP_URL" "$APP_PID"
   fi
-  if want shorten; then
-    RUN_TAG="$RUN_ID-single" measure shorten shorten.lua "$APP_URL" "$APP_PID"
-    # batch creates: BATCH_CALLS calls of 1000 new links, 2 at a time
-    log "shorten-batch: $BATCH_CALLS batch calls of 1000 links, 2 in parallel"
-    scrape "$RUN_DIR/shorten-batch.prom-before.txt"
-    before=$(cpu_ticks "$APP_PID")
-    timeout 1800 python3 "$BENCH_DIR/bench.py" seed --port "$APP_PORT" --count $(( BATCH_CALLS * 1000 )) \
-      --concurrency 2 --tag "$RUN_ID-batch" >"$RUN_DIR/shorten-batch.seed.json" || die "batch creates failed"
-    after=$(cpu_ticks "$APP_PID")
-    scrape "$RUN_DIR/shorten-batch.prom-after.txt"
-    python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(json.dumps({"requests": s["links"],
-"duration_s": s["seconds"], "rps": s["links_per_s"], "latency_us": None, "errors": {}}))' \
-      "$RUN_DIR/shorten-batch.seed.json" >"$RUN_DIR/shorten-batch.result.json"
-    python3 "$BENCH_DIR/bench.py" record --name shorten-batch --json-in "$RUN_DIR/shorten-batch.result.json" \
-      --ticks-before "$before" --ticks-after "$after" --clk-tck "$CLK_TCK" --pids "$APP_PID" \
-      --prom-before "$RUN_DIR/shorten-batch.prom-before.txt" --prom-after "$RUN_DIR/shorten-batch.prom-after.txt" \
-      --extra batches="$BATCH_CALLS" --extra batch_size=1000 --out "$RUN_DIR/scenario-shorten-batch.json"
-    log "         shorten-batch: $(cat "$RUN_DIR/shorten-batch.seed.json")"
-  fi
   # every redirect this app answered must be counted once it has shut down (SIGTERM flushes the counts)
   FOUND=$(curl -s --max-time 10 "http://127.0.0.1:$MGMT_PORT/actuator/prometheus" \
     | awk '/^shortgate_redirect_seconds_count\{/ && /outcome="found"/ {s += $NF} END {printf "%d", s}')
@@ -451,6 +466,34 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   printf '{"redirects_found": %s, "aggregate_total": %s, "raw_rows": %s}\n' "$FOUND" "$AGGREGATE" "$RAW_ROWS" \
     >"$RUN_DIR/visits-after-shutdown.json"
   log "after shutdown: redirects answered $FOUND, link_stats total $AGGREGATE, raw visit rows $RAW_ROWS"
+
+  if want shorten; then
+    # creates under each code strategy, one app each on the seeded database (Redis on), printed side by side
+    for strategy in ${STRATEGIES//,/ }; do
+      start_app "shorten-$strategy" "$DB" "${APP_HOT[@]}" --shortgate.codegen.strategy="$strategy"
+      RUN_TAG="$RUN_ID-single-$strategy" measure "shorten-$strategy" shorten.lua "$APP_URL" "$APP_PID"
+      # batch creates: BATCH_CALLS calls of 1000 new links, 2 at a time
+      log "shorten-batch-$strategy: $BATCH_CALLS batch calls of 1000 links, 2 in parallel"
+      scrape "$RUN_DIR/shorten-batch-$strategy.prom-before.txt"
+      before=$(cpu_ticks "$APP_PID")
+      timeout 1800 python3 "$BENCH_DIR/bench.py" seed --port "$APP_PORT" --count $(( BATCH_CALLS * 1000 )) \
+        --concurrency 2 --tag "$RUN_ID-batch-$strategy" >"$RUN_DIR/shorten-batch-$strategy.seed.json" \
+        || die "batch creates failed"
+      after=$(cpu_ticks "$APP_PID")
+      scrape "$RUN_DIR/shorten-batch-$strategy.prom-after.txt"
+      python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(json.dumps({"requests": s["links"],
+"duration_s": s["seconds"], "rps": s["links_per_s"], "latency_us": None, "errors": {}}))' \
+        "$RUN_DIR/shorten-batch-$strategy.seed.json" >"$RUN_DIR/shorten-batch-$strategy.result.json"
+      python3 "$BENCH_DIR/bench.py" record --name "shorten-batch-$strategy" \
+        --json-in "$RUN_DIR/shorten-batch-$strategy.result.json" \
+        --ticks-before "$before" --ticks-after "$after" --clk-tck "$CLK_TCK" --pids "$APP_PID" \
+        --prom-before "$RUN_DIR/shorten-batch-$strategy.prom-before.txt" \
+        --prom-after "$RUN_DIR/shorten-batch-$strategy.prom-after.txt" \
+        --extra batches="$BATCH_CALLS" --extra batch_size=1000 --out "$RUN_DIR/scenario-shorten-batch-$strategy.json"
+      log "         shorten-batch-$strategy: $(cat "$RUN_DIR/shorten-batch-$strategy.seed.json")"
+      stop_app
+    done
+  fi
 
   if want visits-off; then
     # (visits are on by default; a property given twice on the command line would bind as "true,false")
@@ -484,6 +527,35 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     measure db random-codes.lua "$APP_URL" "$APP_PID"
     stop_app
   fi
+  if want two-pods; then
+    # the hot scenario through nginx (round robin, keep-alive): to one pod, then to two on the same machine. Both
+    # pods share MariaDB and Redis; CPU/req counts the pods' CPU (not nginx's). On 2 cores two pods cannot double
+    # the throughput; what must hold is that the CPU per request does not grow with the second pod.
+    LB_URL="http://127.0.0.1:$NGINX_PORT/"
+    start_app two-pods-a "$DB" "${APP_HOT[@]}"
+    POD1_PID=$APP_PID
+    start_lb "$APP_PORT"
+    # each pod's near cache is filled straight, twice (a pass on a busy machine can leave codes answered 503), so
+    # both measurements start from pods holding every link
+    fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/two-pods-a.fill1.txt"
+    fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/two-pods-a.fill2.txt"
+    measure two-pods-1 random-codes.lua "$LB_URL" "$POD1_PID"
+    stop_nginx
+    # the second pod on its own ports (start_app and the scrapes read APP_PORT / MGMT_PORT)
+    SAVED_PORTS=("$APP_PORT" "$MGMT_PORT")
+    APP_PORT=$APP2_PORT MGMT_PORT=$MGMT2_PORT start_app two-pods-b "$DB" "${APP_HOT[@]}"
+    POD2_PID=$APP_PID
+    APP_PID=$POD1_PID
+    start_lb "${SAVED_PORTS[0]}" "$APP2_PORT"
+    APP_URL="http://127.0.0.1:$APP2_PORT/" fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/two-pods-b.fill1.txt"
+    APP_URL="http://127.0.0.1:$APP2_PORT/" fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/two-pods-b.fill2.txt"
+    # the second pod's JVM is younger: a longer warm-up, so its JIT work is not counted as per-request CPU
+    WARMUP="$(( 2 * $(seconds_of "$WARMUP") ))s" measure two-pods-2 random-codes.lua "$LB_URL" "$POD1_PID" "$POD2_PID"
+    stop_nginx
+    stop_pid "$POD2_PID" 40
+    POD2_PID=""
+    stop_app
+  fi
 fi
 
 # ---------------------------------------------------------------- stats API over a long history
@@ -511,7 +583,11 @@ if want stats; then
       UNION ALL SELECT 3, CONCAT('OS ', l.seq), FLOOR($PER_DAY / (l.seq + 1) / 3.10) FROM seq_0_to_11 l
       UNION ALL SELECT 4, CONCAT('Device ', l.seq), FLOOR($PER_DAY / (l.seq + 1) / 2.72) FROM seq_0_to_7 l
       UNION ALL SELECT 5, CONCAT('site', l.seq, '.example'), FLOOR($PER_DAY / (l.seq + 1) / 5.19) FROM seq_0_to_99 l
-    ) x;" || die "stats: seeding the aggregates failed"
+    ) x;
+    INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits)
+    SELECT code, DATE_FORMAT(stat_date, '%Y-%m-01'), dim, label, SUM(visits), SUM(bot_visits)
+    FROM visit_dim_stats WHERE code = '$STATS_CODE' GROUP BY code, DATE_FORMAT(stat_date, '%Y-%m-01'), dim, label;" \
+    || die "stats: seeding the aggregates failed"
   mkdir -p "$RUN_DIR/lib"
   unzip -q -o -j "$JAR" 'BOOT-INF/lib/datasketches-*' -d "$RUN_DIR/lib"
   timeout 300 java -cp "$RUN_DIR/lib/*" "$BENCH_DIR/StatsSketches.java" "$STATS_CODE" "$STATS_END" 365 20000 2 \
@@ -520,9 +596,11 @@ if want stats; then
     || die "stats: seeding the sketches failed"
   curl -sf --max-time 30 -H "X-Api-Key: $SHORTGATE_ADMIN_KEY" \
     "http://127.0.0.1:$APP_PORT/api/v1/links/$STATS_CODE/stats?from=$(date -u -d "$STATS_END -364 days" +%F)&to=$STATS_END&bots=true" \
-    | python3 -c 'import json, sys; s = json.load(sys.stdin); print("visits", s["visits"], "uniqueVisitors", s["uniqueVisitors"])' \
+    | python3 -c 'import json, sys; s = json.load(sys.stdin); print("visits", s["visits"], "uniqueVisitors", s["uniqueVisitors"], "topBrowsers[0]", s["topBrowsers"][0])' \
     >"$RUN_DIR/stats-check.txt" || die "stats: the stats API did not answer"
-  log "stats: 365 days answer $(cat "$RUN_DIR/stats-check.txt") (seeded $(( PER_DAY * 365 )) visits, 3,660,000 visitors)"
+  TOP_BROWSER=$(mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot -N -B "$SDB" -e "SELECT SUM(visits)
+    FROM visit_dim_stats WHERE code = '$STATS_CODE' AND dim = 2 AND label = 'Browser 0'")
+  log "stats: 365 days answer $(cat "$RUN_DIR/stats-check.txt") (seeded $(( PER_DAY * 365 )) visits, 3,660,000 visitors, Browser 0 $TOP_BROWSER by day rows)"
   for days in 30 365; do
     STATS_PATH="/api/v1/links/$STATS_CODE/stats?from=$(date -u -d "$STATS_END -$(( days - 1 )) days" +%F)&to=$STATS_END" \
       CONNECTIONS=$STATS_CONNECTIONS measure "stats-${days}d" stats.lua "$APP_URL" "$APP_PID"

@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.LinkRepository;
+import dev.shortgate.system.ApiProperties;
 import dev.shortgate.system.BlockingDrivers;
 import dev.shortgate.system.RedisConfigured;
 import dev.shortgate.system.SharedRedis;
@@ -88,7 +89,7 @@ class RedirectConfiguration {
 
     @Bean
     CacheInvalidator cacheInvalidator(NearCache near, RedisTier redis, UnknownCodeGuard guard,
-                                      RedirectProperties properties, MeterRegistry registry) {
-        return new CacheInvalidator(near, redis, guard, properties, registry);
+                                      RedirectProperties properties, ApiProperties api, MeterRegistry registry) {
+        return new CacheInvalidator(near, redis, guard, properties, api.announceWait(), DEADLINES, registry);
     }
 }

@@ -18,8 +18,9 @@ import reactor.core.scheduler.Scheduler;
  * skipped then). A database failure is an error (the handler answers 503) and is not remembered, so the next request
  * tries again.
  *
- * <p>Database lookups in flight are bounded ({@code max-db-lookups}, a little above the connection pool): past that a
- * lookup answers 503 at once instead of queueing for a connection, so a slow database cannot pile requests up.
+ * <p>Database lookups in flight are bounded ({@code max-db-lookups}, 200 by default, ten times the connection pool):
+ * past that a lookup answers 503 at once instead of queueing for a connection, so a database that stops answering
+ * cannot pile requests up; below it, lookups queue briefly for a connection as they would without the bound.
  *
  * <p>A code the guard says was never created is answered 404 without a query, except that a few such codes a
  * second ({@code guard.verify-per-second}) are still looked up: a code that reached the database some other way

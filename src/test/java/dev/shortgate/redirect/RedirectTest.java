@@ -21,7 +21,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 /** The redirect path on the embedded H2 database (Redis tier off), through the real HTTP stack. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "shortgate.security.admin-key=test-admin-key-0123456789",
-        "spring.r2dbc.url=r2dbc:h2:mem:///redirect?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
+        "spring.r2dbc.url=r2dbc:h2:mem:///redirect-${shortgate.codegen.strategy:hash}?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
 @AutoConfigureWebTestClient(timeout = "30s")
 class RedirectTest {
 
