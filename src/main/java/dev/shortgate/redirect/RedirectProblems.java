@@ -1,8 +1,7 @@
 package dev.shortgate.redirect;
 
-import java.nio.charset.StandardCharsets;
-
 import dev.shortgate.system.Problem;
+import dev.shortgate.system.ProblemRenderer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -12,8 +11,8 @@ import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.util.AsciiString;
 
 /**
- * The tiny problem bodies the redirect path answers with (404, 410, 429, 503): built once, shared by both paths.
- * They carry only the stable fields; a redirect is no place for details.
+ * The problem answers of the redirect path (404, 410, 429, 503), with {@link ProblemRenderer#compactBody}: built
+ * once, shared by both paths.
  */
 enum RedirectProblems {
     NOT_FOUND(Problem.LINK_NOT_FOUND),
@@ -31,8 +30,7 @@ enum RedirectProblems {
 
     RedirectProblems(Problem problem) {
         this.problem = problem;
-        this.body = ("{\"type\":\"" + problem.type() + "\",\"title\":\"" + problem.title() + "\",\"status\":"
-                + problem.status().value() + "}").getBytes(StandardCharsets.UTF_8);
+        this.body = ProblemRenderer.compactBody(problem);
         this.buffer = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(body).asReadOnly());
         this.headers = new ReadOnlyHttpHeaders(true,
                 HttpHeaderNames.CONTENT_TYPE, AsciiString.cached("application/problem+json"),

@@ -16,7 +16,7 @@ public final class Failures {
 
     /** True when the throwable, or one of its causes, means "a backend is unavailable right now". */
     public static boolean isUnavailable(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
+        for (Throwable t = error; t != null; t = next(t)) {
             if (t instanceof DataAccessResourceFailureException
                     || t instanceof TransientDataAccessException
                     || t instanceof R2dbcTransientResourceException
@@ -26,10 +26,21 @@ public final class Failures {
                     || t instanceof java.io.IOException) {
                 return true;
             }
-            if (t.getCause() == t) {
-                break;
-            }
         }
         return false;
+    }
+
+    /** The first of {@code error} and its causes that is a {@code type}, or null. */
+    public static <T extends Throwable> T find(Throwable error, Class<T> type) {
+        for (Throwable t = error; t != null; t = next(t)) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+
+    private static Throwable next(Throwable t) {
+        return t.getCause() == t ? null : t.getCause();
     }
 }

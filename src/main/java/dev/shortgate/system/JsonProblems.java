@@ -15,12 +15,8 @@ public final class JsonProblems {
 
     /** The first JSON error in {@code error}'s causes that names a field, if any. */
     static JacksonException fieldError(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof JacksonException json && field(json) != null) {
-                return json;
-            }
-        }
-        return null;
+        JacksonException json = Failures.find(error, JacksonException.class);
+        return json != null && field(json) != null ? json : null;
     }
 
     /** An {@code invalid-request} problem naming the field {@code error} is about (the body, if none). */

@@ -15,8 +15,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The packaged jar ({@code shortgate.test.jar}, set by Failsafe) started as its own process, the way a container
@@ -139,28 +141,21 @@ final class PackagedJar implements AutoCloseable {
     }
 
     private void awaitReady(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("The jar exited with " + process.exitValue() + ":\n" + logTail());
-            }
-            try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                                uri(managementPort, "/actuator/health/readiness")).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            LockSupport.parkNanos(Duration.ofMillis(250).toNanos());
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreException(IOException.class)
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException(
+                                    "The jar exited with " + process.exitValue() + ":\n" + logTail());
+                        }
+                        return http.send(HttpRequest.newBuilder(uri(managementPort, "/actuator/health/readiness"))
+                                        .timeout(Duration.ofSeconds(2)).build(),
+                                HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+                    });
+        } catch (ConditionTimeoutException e) {
+            close();
+            throw new IllegalStateException("The jar was not ready within " + timeout + ":\n" + logTail());
         }
-        close();
-        throw new IllegalStateException("The jar was not ready within " + timeout + ":\n" + logTail());
     }
 
     /** Sends SIGTERM and waits up to {@code timeout} for the process to exit; true when it did. */

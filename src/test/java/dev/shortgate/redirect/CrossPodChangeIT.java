@@ -1,10 +1,12 @@
 package dev.shortgate.redirect;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 
 import dev.shortgate.support.Pods;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.MediaType;
@@ -35,18 +37,13 @@ class CrossPodChangeIT {
     }
 
     private static void awaitOnB(String path, int status, String location) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-        while (System.nanoTime() < deadline) {
-            var result = pods.b().web().get().uri(path).exchange().returnResult(String.class);
-            if (result.getStatus().value() == status
-                    && (location == null || location.equals(result.getResponseHeaders().getFirst("Location")))) {
-                return;
-            }
-            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-        }
-        pods.b().web().get().uri(path).exchange().expectStatus().isEqualTo(status);
-        if (location != null) {
-            pods.b().web().get().uri(path).exchange().expectHeader().valueEquals("Location", location);
-        }
+        Awaitility.await("B answers " + status + " for " + path).atMost(Duration.ofSeconds(1))
+                .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+                    var result = pods.b().web().get().uri(path).exchange().returnResult(String.class);
+                    assertThat(result.getStatus().value()).isEqualTo(status);
+                    if (location != null) {
+                        assertThat(result.getResponseHeaders().getFirst("Location")).isEqualTo(location);
+                    }
+                });
     }
 }

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -70,10 +70,7 @@ class InvalidationRepairIT {
     }
 
     private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as(what + " within 15 s").isLessThan(deadline);
-            LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
-        }
+        Awaitility.await(what).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                .until(condition::getAsBoolean);
     }
 }

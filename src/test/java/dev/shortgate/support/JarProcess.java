@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The packaged jar, started with {@code java -jar} in its own working directory, as a user would run it.
@@ -66,30 +68,23 @@ public final class JarProcess implements AutoCloseable {
         }
     }
 
-    private void awaitHealthy(Duration timeout) throws IOException {
+    private void awaitHealthy(Duration timeout) {
         HttpClient client = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("The jar exited with " + process.exitValue() + ":\n" + logTail());
-            }
-            try {
-                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (response.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
-            LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+        URI readiness = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(200)).ignoreException(IOException.class)
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException(
+                                    "The jar exited with " + process.exitValue() + ":\n" + logTail());
+                        }
+                        return client.send(HttpRequest.newBuilder(readiness).build(),
+                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                    });
+        } catch (ConditionTimeoutException e) {
+            close();
+            throw new IllegalStateException("The jar did not become ready within " + timeout + ":\n" + logTail());
         }
-        close();
-        throw new IllegalStateException("The jar did not become ready within " + timeout + ":\n" + logTail());
     }
 
     public String baseUrl() {

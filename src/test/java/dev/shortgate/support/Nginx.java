@@ -9,9 +9,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -82,18 +83,21 @@ public final class Nginx implements AutoCloseable {
                 "-g", "daemon off; master_process off;")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("logs/stdout.log").toFile()).start();
         Nginx nginx = new Nginx(process, dir, port);
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("nginx exited with " + process.exitValue() + ": " + nginx.errors());
-            }
-            try (Socket probe = new Socket("127.0.0.1", port)) {
-                return nginx;
-            } catch (IOException notYet) {
-                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
-            }
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .ignoreException(IOException.class).until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException(
+                                    "nginx exited with " + process.exitValue() + ": " + nginx.errors());
+                        }
+                        try (Socket probe = new Socket("127.0.0.1", port)) {
+                            return true;
+                        }
+                    });
+            return nginx;
+        } catch (ConditionTimeoutException e) {
+            nginx.close();
         }
-        nginx.close();
         throw new IllegalStateException("nginx did not listen within 10s: " + nginx.errors());
     }
 

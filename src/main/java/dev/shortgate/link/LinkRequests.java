@@ -1,0 +1,104 @@
+package dev.shortgate.link;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Set;
+
+import dev.shortgate.codegen.CodeGenerator;
+import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.security.ApiScope;
+import dev.shortgate.security.UrlPolicy;
+import dev.shortgate.system.Problem;
+import dev.shortgate.system.ProblemException;
+import org.springframework.stereotype.Component;
+
+/** Checks a create request and turns it into the link it asks for; the rules every field of a link follows. */
+@Component
+class LinkRequests {
+
+    /** First path segments that must stay free for the service itself (compared case-insensitively). */
+    static final Set<String> RESERVED = Set.of("api", "actuator", "favicon.ico", "robots.txt", "health", "metrics",
+            "prometheus", "static", "assets", "admin", "login", "logout", "well-known", ".well-known", "sitemap.xml",
+            "index.html", "error", "rest");
+
+    static final Set<Integer> REDIRECT_STATUSES = Set.of(301, 302, 307, 308);
+
+    private final UrlPolicy urlPolicy;
+    private final CodegenProperties codegen;
+    private final Clock clock;
+
+    LinkRequests(UrlPolicy urlPolicy, CodegenProperties codegen, Clock clock) {
+        this.urlPolicy = urlPolicy;
+        this.codegen = codegen;
+        this.clock = clock;
+    }
+
+    /** A create request checked: the link it asks for (no code yet unless it is an alias) and the code length. */
+    record Prepared(Link link, int length) {
+    }
+
+    Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
+        caller.require(ApiScope.ADMIN, ApiScope.CREATE);
+        String url = urlPolicy.normalize(request.url());
+        Instant now = now();
+        if (request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
+            throw invalid("expiresAt", "expiresAt must be in the future.");
+        }
+        if (request.maxVisits() != null && request.maxVisits() < 1) {
+            throw invalid("maxVisits", "maxVisits must be a positive number.");
+        }
+        int status = request.redirectStatus() == null ? Link.DEFAULT_REDIRECT_STATUS : request.redirectStatus();
+        checkStatus(status);
+        Instant expiresAt = request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
+        boolean disabled = Boolean.TRUE.equals(request.disabled());
+        boolean forwardQuery = Boolean.TRUE.equals(request.forwardQuery());
+        if (request.alias() != null) {
+            if (request.length() != null) {
+                throw invalid("length", "Give either alias or length, not both.");
+            }
+            String alias = checkAlias(request.alias());
+            return new Prepared(new Link(alias, url, status, true, now, expiresAt, request.maxVisits(), disabled,
+                    forwardQuery, caller.keyId(), null), alias.length());
+        }
+        int length = request.length() == null ? codegen.defaultLength() : request.length();
+        if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
+            throw Problem.INVALID_LENGTH.toException("length must be between " + CodeGenerator.MIN_LENGTH
+                    + " and " + CodeGenerator.MAX_LENGTH + ", got " + length + ".").with("field", "length");
+        }
+        return new Prepared(new Link(null, url, status, false, now, expiresAt, request.maxVisits(), disabled,
+                forwardQuery, caller.keyId(), null), length);
+    }
+
+    /** {@code url} checked and normalised by the URL policy. */
+    String url(String url) {
+        return urlPolicy.normalize(url);
+    }
+
+    static void checkStatus(int status) {
+        if (!REDIRECT_STATUSES.contains(status)) {
+            throw invalid("redirectStatus", "redirectStatus must be 301, 302, 307 or 308.");
+        }
+    }
+
+    private static String checkAlias(String alias) {
+        if (!Link.CODE.matcher(alias).matches()) {
+            throw Problem.INVALID_ALIAS.toException("alias must be 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'.")
+                    .with("field", "alias");
+        }
+        if (RESERVED.contains(alias.toLowerCase(Locale.ROOT))) {
+            throw Problem.INVALID_ALIAS.toException("alias '" + alias + "' is reserved.").with("field", "alias");
+        }
+        return alias;
+    }
+
+    static ProblemException invalid(String field, String detail) {
+        return Problem.INVALID_REQUEST.toException(detail).with("field", field);
+    }
+
+    Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}
