@@ -142,7 +142,7 @@ final class PackagedJar implements AutoCloseable {
 
     private void awaitReady(Duration timeout) {
         try {
-            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreException(IOException.class)
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreExceptionsInstanceOf(IOException.class)
                     .until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException(

@@ -72,7 +72,7 @@ public final class JarProcess implements AutoCloseable {
         HttpClient client = HttpClient.newHttpClient();
         URI readiness = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
         try {
-            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(200)).ignoreException(IOException.class)
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(IOException.class)
                     .until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException(

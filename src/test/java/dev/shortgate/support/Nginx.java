@@ -85,7 +85,7 @@ public final class Nginx implements AutoCloseable {
         Nginx nginx = new Nginx(process, dir, port);
         try {
             Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
-                    .ignoreException(IOException.class).until(() -> {
+                    .ignoreExceptionsInstanceOf(IOException.class).until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException(
                                     "nginx exited with " + process.exitValue() + ": " + nginx.errors());
