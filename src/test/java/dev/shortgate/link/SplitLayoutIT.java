@@ -76,7 +76,7 @@ class SplitLayoutIT {
         Link link = new Link(code, url(code), 302, false, Instant.now().truncatedTo(ChronoUnit.MILLIS), null, null,
                 false, false, null, null);
         HexFormat hex = HexFormat.of();
-        pods.database().execute("INSERT INTO link (code, long_url, long_url_hash, alias, redirect_status, created_at, "
+        pods.database().update("INSERT INTO link (code, long_url, long_url_hash, alias, redirect_status, created_at, "
                 + "create_key) VALUES ('" + code + "', '" + url(code) + "', UNHEX('"
                 + hex.formatHex(LinkRepository.hash(url(code))) + "'), FALSE, 302, NOW(3), UNHEX('"
                 + hex.formatHex(LinkRepository.createKey(link, code.length())) + "'))");
