@@ -12,16 +12,26 @@ import java.util.Set;
 
 import dev.shortgate.codegen.Base62;
 import dev.shortgate.codegen.TakenCodes;
+import dev.shortgate.system.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The {@code link} table, through R2DBC. The primary key on {@code code} is what decides who owns a code:
- * inserts are plain INSERTs, and a duplicate key is reported, never ignored. Deleted links stay as tombstones.
+ * The link tables, through R2DBC: {@code link}, or {@code link_00 … link_61} when links are split by their code's
+ * first character ({@link LinkTables}; docs/adr/0014-link-table-split.md). The primary key on {@code code} is what
+ * decides who owns a code: inserts are plain INSERTs, and a duplicate key is reported, never ignored. Deleted links
+ * stay as tombstones.
+ *
+ * <p>Split, a link is read from its own table and from {@code link} (rows not moved yet) in one statement; a new
+ * link goes to its own table in a transaction that also claims its create key in {@code link_create_key} (the
+ * create key's uniqueness across the 62 tables) and fails when {@code link} still holds the code. Reads that do not
+ * know the code go to the view {@code link_all}, or to every table with its own limit.
  */
 @Repository
 public class LinkRepository implements TakenCodes {
@@ -29,18 +39,35 @@ public class LinkRepository implements TakenCodes {
     private static final String COLUMNS = "code, long_url, redirect_status, alias, created_at, expires_at, "
             + "max_visits, disabled, forward_query, api_key_id, deleted_at";
 
-    private final DatabaseClient db;
+    /** Single creates that run at once when a batch is written in the split layout, one transaction each. */
+    static final int SPLIT_INSERTS_AT_ONCE = 16;
 
-    LinkRepository(DatabaseClient db) {
+    private final DatabaseClient db;
+    private final LinkTables tables;
+    private final TransactionalOperator transactions;
+
+    LinkRepository(DatabaseClient db, LinkTables tables, ReactiveTransactionManager transactionManager) {
         this.db = db;
+        this.tables = tables;
+        this.transactions = TransactionalOperator.create(transactionManager);
     }
 
     /** The link with this code (exact, case-sensitive), tombstones included, or empty. */
     public Mono<Link> findByCode(String code) {
-        return db.sql("SELECT " + COLUMNS + " FROM link WHERE code = :code")
-                .bind("code", code)
-                .map(LinkRepository::toLink)
-                .one();
+        return readOne(code, COLUMNS, LinkRepository::toLink).next();
+    }
+
+    /**
+     * The row of this code: from {@code link}, or split from {@code link} and then from the code's own table, in one
+     * statement. A move only takes rows from {@code link} to their own table, so reading in this order finds a row
+     * that is being moved (twice at most) even where a statement does not read from one snapshot.
+     */
+    private <T> Flux<T> readOne(String code, String columns, java.util.function.Function<Readable, T> mapper) {
+        String own = "SELECT " + columns + " FROM " + tables.table(code) + " WHERE code = :code";
+        String sql = tables.split()
+                ? "SELECT " + columns + " FROM " + LinkTables.LEGACY + " WHERE code = :code UNION ALL " + own
+                : own;
+        return db.sql(sql).bind("code", code).map(mapper).all();
     }
 
     /** Every code, tombstones included, read a page at a time in code order (for building a filter of codes). */
@@ -51,7 +78,8 @@ public class LinkRepository implements TakenCodes {
     }
 
     private Mono<List<String>> codesAfter(String after, int pageSize) {
-        return db.sql("SELECT code FROM link WHERE code > :after ORDER BY code LIMIT " + pageSize)
+        return db.sql(tables.eachTable(table -> "SELECT code FROM " + table + " WHERE code > :after ORDER BY code LIMIT "
+                        + pageSize, "ORDER BY code LIMIT " + pageSize))
                 .bind("after", after)
                 .map(row -> row.get("code", String.class))
                 .all()
@@ -60,7 +88,7 @@ public class LinkRepository implements TakenCodes {
 
     /** Codes of links created at or after this instant. */
     public Flux<String> codesCreatedSince(Instant since) {
-        return db.sql("SELECT code FROM link WHERE created_at >= :since")
+        return db.sql("SELECT code FROM " + tables.all() + " WHERE created_at >= :since")
                 .bind("since", toDb(since))
                 .map(row -> row.get("code", String.class))
                 .all();
@@ -72,10 +100,8 @@ public class LinkRepository implements TakenCodes {
 
     /** The link with this code and its current version, tombstones included, or empty. */
     Mono<Versioned> findVersioned(String code) {
-        return db.sql("SELECT " + COLUMNS + ", version FROM link WHERE code = :code")
-                .bind("code", code)
-                .map(row -> new Versioned(toLink(row), ((Number) row.get("version")).longValue()))
-                .one();
+        return readOne(code, COLUMNS + ", version",
+                row -> new Versioned(toLink(row), ((Number) row.get("version")).longValue())).next();
     }
 
     /** Live generated links of any of these URLs, in one query; a batch's find-if-exists picks among them. */
@@ -84,8 +110,8 @@ public class LinkRepository implements TakenCodes {
             return Flux.empty();
         }
         List<byte[]> hashes = urls.stream().map(LinkRepository::hash).toList();
-        return db.sql("SELECT " + COLUMNS + " FROM link WHERE long_url_hash IN (:hashes) AND alias = FALSE "
-                        + "AND deleted_at IS NULL")
+        return db.sql("SELECT " + COLUMNS + " FROM " + tables.all() + " WHERE long_url_hash IN (:hashes) "
+                        + "AND alias = FALSE AND deleted_at IS NULL")
                 .bind("hashes", hashes)
                 .map(LinkRepository::toLink)
                 .all();
@@ -96,7 +122,7 @@ public class LinkRepository implements TakenCodes {
         if (codes.isEmpty()) {
             return Mono.just(java.util.Map.of());
         }
-        return db.sql("SELECT " + COLUMNS + " FROM link WHERE code IN (" + codeLiterals(codes) + ")")
+        return db.sql("SELECT " + COLUMNS + " FROM " + tables.all() + " WHERE code IN (" + codeLiterals(codes) + ")")
                 .map(LinkRepository::toLink)
                 .all()
                 .collectMap(Link::code);
@@ -104,11 +130,16 @@ public class LinkRepository implements TakenCodes {
 
     /**
      * Inserts many links with one multi-row statement, skipping every row whose code or create key is taken
-     * ({@code INSERT IGNORE}); the caller reads back which rows went in ({@link #findByCodes}).
+     * ({@code INSERT IGNORE}); the caller reads back which rows went in ({@link #findByCodes}). Split, each link is
+     * inserted as {@link #insert} does, a few at once: a create key is unique across the tables only through its
+     * claim, made in the transaction of its row.
      */
     Mono<Void> insertAll(List<Link> links) {
         if (links.isEmpty()) {
             return Mono.empty();
+        }
+        if (tables.split()) {
+            return Flux.fromIterable(links).flatMap(this::insert, SPLIT_INSERTS_AT_ONCE).then();
         }
         StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link (code, long_url, long_url_hash, "
                 + "redirect_status, alias, created_at, expires_at, max_visits, disabled, forward_query, api_key_id, "
@@ -160,7 +191,7 @@ public class LinkRepository implements TakenCodes {
 
     /** Live generated links of this URL; find-if-exists picks among them. */
     Flux<Link> findGenerated(String url) {
-        return db.sql("SELECT " + COLUMNS + " FROM link WHERE long_url_hash = :hash AND alias = FALSE "
+        return db.sql("SELECT " + COLUMNS + " FROM " + tables.all() + " WHERE long_url_hash = :hash AND alias = FALSE "
                         + "AND deleted_at IS NULL")
                 .bind("hash", hash(url))
                 .map(LinkRepository::toLink)
@@ -178,7 +209,8 @@ public class LinkRepository implements TakenCodes {
         }
         // The URL hash names the shard (through its lookup vindex on Vitess); the create key holds the URL, so every
         // row with this key has this hash.
-        return db.sql("SELECT " + COLUMNS + " FROM link WHERE long_url_hash = :hash AND create_key = :key")
+        return db.sql("SELECT " + COLUMNS + " FROM " + tables.all() + " WHERE long_url_hash = :hash "
+                        + "AND create_key = :key")
                 .bind("hash", hash(wanted.url()))
                 .bind("key", key)
                 .map(LinkRepository::toLink)
@@ -190,7 +222,8 @@ public class LinkRepository implements TakenCodes {
         if (codes.isEmpty()) {
             return Mono.just(Set.of());
         }
-        return db.sql("SELECT code FROM link WHERE code IN (" + codeLiterals(codes) + ")").map(row -> row.get("code", String.class)).all()
+        return db.sql("SELECT code FROM " + tables.all() + " WHERE code IN (" + codeLiterals(codes) + ")")
+                .map(row -> row.get("code", String.class)).all()
                 .collect(java.util.stream.Collectors.toSet());
     }
 
@@ -200,10 +233,49 @@ public class LinkRepository implements TakenCodes {
      * concurrent creates of one URL under a strategy whose candidates differ per create still make one row).
      */
     Mono<Boolean> insert(Link link) {
-        var spec = db.sql("INSERT INTO link (code, long_url, long_url_hash, redirect_status, alias, created_at, "
-                        + "expires_at, max_visits, disabled, forward_query, api_key_id, create_key) VALUES (:code, "
-                        + ":url, :hash, :status, :alias, :createdAt, :expiresAt, :maxVisits, :disabled, :forwardQuery, "
-                        + ":apiKeyId, :createKey)")
+        if (!tables.split()) {
+            return insertRow(LinkTables.LEGACY, link).map(rows -> rows > 0)
+                    .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
+        }
+        // Split: the create key's claim and the row commit together, and neither when link still holds the code
+        byte[] key = createKey(link, link.code().length());
+        Mono<Long> claimAndInsert = (key == null ? Mono.<Long>empty() : claimCreateKey(key, link.code()))
+                .then(insertRow(tables.table(link.code()), link))
+                .flatMap(rows -> legacyHolds(link.code())
+                        .flatMap(held -> held ? Mono.<Long>error(new CodeStillInLegacyTable()) : Mono.just(rows)));
+        return transactions.transactional(claimAndInsert)
+                .map(rows -> rows > 0)
+                .onErrorResume(e -> e instanceof DuplicateKeyException || e instanceof CodeStillInLegacyTable,
+                        e -> Mono.just(false));
+    }
+
+    /** A split-layout create found its code still in {@code link}: the transaction is rolled back. */
+    private static final class CodeStillInLegacyTable extends RuntimeException {
+        CodeStillInLegacyTable() {
+            super("code still held in link", null, false, false);
+        }
+    }
+
+    private Mono<Long> claimCreateKey(byte[] key, String code) {
+        return db.sql("INSERT INTO link_create_key (create_key, code) VALUES (:key, :code)")
+                .bind("key", key)
+                .bind("code", code)
+                .fetch().rowsUpdated();
+    }
+
+    /** Whether {@code link} (the layout before the split) still holds this code. */
+    private Mono<Boolean> legacyHolds(String code) {
+        return db.sql("SELECT COUNT(*) AS n FROM " + LinkTables.LEGACY + " WHERE code = :code")
+                .bind("code", code)
+                .map(row -> ((Number) row.get("n")).longValue() > 0)
+                .one();
+    }
+
+    private Mono<Long> insertRow(String table, Link link) {
+        var spec = db.sql("INSERT INTO " + table + " (code, long_url, long_url_hash, redirect_status, alias, "
+                        + "created_at, expires_at, max_visits, disabled, forward_query, api_key_id, create_key) VALUES "
+                        + "(:code, :url, :hash, :status, :alias, :createdAt, :expiresAt, :maxVisits, :disabled, "
+                        + ":forwardQuery, :apiKeyId, :createKey)")
                 .bind("code", link.code())
                 .bind("url", link.url())
                 .bind("hash", hash(link.url()))
@@ -216,9 +288,7 @@ public class LinkRepository implements TakenCodes {
         spec = bindNullable(spec, "maxVisits", link.maxVisits(), Long.class);
         spec = bindNullable(spec, "apiKeyId", link.apiKeyId(), Long.class);
         spec = bindNullable(spec, "createKey", createKey(link, link.code().length()), byte[].class);
-        return spec.fetch().rowsUpdated()
-                .map(rows -> rows > 0)
-                .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
+        return spec.fetch().rowsUpdated();
     }
 
     /**
@@ -226,7 +296,29 @@ public class LinkRepository implements TakenCodes {
      * changed since (or is gone), so the caller can re-read it and apply its change again.
      */
     Mono<Boolean> update(Link link, long version, Instant now) {
-        var spec = db.sql("UPDATE link SET long_url = :url, long_url_hash = :hash, redirect_status = :status, "
+        return inEitherTable(link.code(), table -> updateIn(table, link, version, now));
+    }
+
+    /**
+     * Runs a change of one link: on {@code link}, or split on {@code link} first and then on the link's own table
+     * (a row being moved is locked by the move, so the change lands before it, in the copy, or after it, in the
+     * link's table), dropping the create key's claim with it in one transaction. Emits whether a row changed.
+     */
+    private Mono<Boolean> inEitherTable(String code, java.util.function.Function<String, Mono<Long>> change) {
+        if (!tables.split()) {
+            return change.apply(LinkTables.LEGACY).map(rows -> rows > 0);
+        }
+        Mono<Boolean> changed = change.apply(LinkTables.LEGACY)
+                .flatMap(rows -> rows > 0 ? Mono.just(rows) : change.apply(tables.table(code)))
+                .flatMap(rows -> rows > 0
+                        ? db.sql("DELETE FROM link_create_key WHERE code = :code").bind("code", code).fetch()
+                                .rowsUpdated().thenReturn(true)
+                        : Mono.just(false));
+        return transactions.transactional(changed);
+    }
+
+    private Mono<Long> updateIn(String table, Link link, long version, Instant now) {
+        var spec = db.sql("UPDATE " + table + " SET long_url = :url, long_url_hash = :hash, redirect_status = :status, "
                         + "expires_at = :expiresAt, max_visits = :maxVisits, disabled = :disabled, "
                         + "forward_query = :forwardQuery, updated_at = :now, version = version + 1, create_key = NULL "
                         + "WHERE code = :code AND deleted_at IS NULL AND version = :version")
@@ -240,16 +332,16 @@ public class LinkRepository implements TakenCodes {
                 .bind("now", toDb(now));
         spec = bindNullable(spec, "expiresAt", toDb(link.expiresAt()), LocalDateTime.class);
         spec = bindNullable(spec, "maxVisits", link.maxVisits(), Long.class);
-        return spec.fetch().rowsUpdated().map(rows -> rows > 0);
+        return spec.fetch().rowsUpdated();
     }
 
     /** Turns a live link into a tombstone; emits {@code false} when there was none. */
     Mono<Boolean> markDeleted(String code, Instant now) {
-        return db.sql("UPDATE link SET deleted_at = :now, version = version + 1, create_key = NULL WHERE code = :code "
-                        + "AND deleted_at IS NULL")
+        return inEitherTable(code, table -> db.sql("UPDATE " + table + " SET deleted_at = :now, version = version + 1, "
+                        + "create_key = NULL WHERE code = :code AND deleted_at IS NULL")
                 .bind("code", code)
                 .bind("now", toDb(now))
-                .fetch().rowsUpdated().map(rows -> rows > 0);
+                .fetch().rowsUpdated());
     }
 
     /**
@@ -260,15 +352,12 @@ public class LinkRepository implements TakenCodes {
      * @param afterCode  the cursor's code (ties on creation time are ordered by code)
      */
     Flux<Link> page(Long owner, Instant afterTime, String afterCode, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM link WHERE deleted_at IS NULL");
-        if (owner != null) {
-            sql.append(" AND api_key_id = :owner");
-        }
-        if (afterTime != null) {
-            sql.append(" AND (created_at < :afterTime OR (created_at = :afterTime AND code < :afterCode))");
-        }
-        sql.append(" ORDER BY created_at DESC, code DESC LIMIT ").append(limit);
-        var spec = db.sql(sql.toString());
+        String order = "ORDER BY created_at DESC, code DESC LIMIT " + limit;
+        String sql = tables.eachTable(table -> "SELECT " + COLUMNS + " FROM " + table + " WHERE deleted_at IS NULL"
+                + (owner == null ? "" : " AND api_key_id = :owner")
+                + (afterTime == null ? "" : " AND (created_at < :afterTime OR (created_at = :afterTime AND code < :afterCode))")
+                + " " + order, order);
+        var spec = db.sql(sql);
         if (owner != null) {
             spec = spec.bind("owner", owner);
         }

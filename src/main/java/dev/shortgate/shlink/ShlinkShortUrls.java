@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.shortgate.link.LinkRepository;
+import dev.shortgate.system.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -30,19 +31,20 @@ class ShlinkShortUrls {
             + "l.expires_at, l.max_visits, l.disabled, l.forward_query, l.api_key_id, l.deleted_at, m.title, "
             + "m.crawlable, m.valid_since, COALESCE(s.visits, 0) AS visits, COALESCE(s.bot_visits, 0) AS bot_visits, "
             + "COALESCE(s.visits, 0) - COALESCE(s.bot_visits, 0) AS non_bot_visits ";
-    private static final String FROM = "FROM link l LEFT JOIN link_shlink_meta m ON m.code = l.code "
-            + "LEFT JOIN (SELECT code, SUM(visits) AS visits, SUM(bot_visits) AS bot_visits FROM link_stats "
-            + "GROUP BY code) s ON s.code = l.code WHERE l.deleted_at IS NULL";
-
     private final DatabaseClient db;
+    /** The links of every table layout joined with their Shlink fields and visit totals ({@link LinkTables#all}). */
+    private final String from;
 
-    ShlinkShortUrls(DatabaseClient db) {
+    ShlinkShortUrls(DatabaseClient db, LinkTables tables) {
         this.db = db;
+        this.from = "FROM " + tables.all() + " l LEFT JOIN link_shlink_meta m ON m.code = l.code "
+                + "LEFT JOIN (SELECT code, SUM(visits) AS visits, SUM(bot_visits) AS bot_visits FROM link_stats "
+                + "GROUP BY code) s ON s.code = l.code WHERE l.deleted_at IS NULL";
     }
 
     /** One live short URL, with its tags; empty when there is none. */
     Mono<ShortUrlRow> find(String code) {
-        return db.sql(SELECT + FROM + " AND l.code = :code")
+        return db.sql(SELECT + from + " AND l.code = :code")
                 .bind("code", code)
                 .map(ShlinkShortUrls::toRow)
                 .one()
@@ -53,7 +55,7 @@ class ShlinkShortUrls {
     Flux<ShortUrlRow> page(ShortUrlQuery query, int offset, int limit) {
         Map<String, Object> params = new HashMap<>();
         String where = where(query, params);
-        var spec = db.sql(SELECT + FROM + where + " ORDER BY " + query.orderBy() + " LIMIT " + limit + " OFFSET "
+        var spec = db.sql(SELECT + from + where + " ORDER BY " + query.orderBy() + " LIMIT " + limit + " OFFSET "
                 + offset);
         for (var param : params.entrySet()) {
             spec = spec.bind(param.getKey(), param.getValue());
@@ -71,7 +73,7 @@ class ShlinkShortUrls {
     Mono<Long> count(ShortUrlQuery query) {
         Map<String, Object> params = new HashMap<>();
         String where = where(query, params);
-        var spec = db.sql("SELECT COUNT(*) AS n " + FROM + where);
+        var spec = db.sql("SELECT COUNT(*) AS n " + from + where);
         for (var param : params.entrySet()) {
             spec = spec.bind(param.getKey(), param.getValue());
         }

@@ -2,6 +2,7 @@ package dev.shortgate.shlink;
 
 import java.util.List;
 
+import dev.shortgate.system.LinkTables;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -18,8 +19,11 @@ class ShlinkTags {
 
     private final DatabaseClient db;
 
-    ShlinkTags(DatabaseClient db) {
+    private final LinkTables tables;
+
+    ShlinkTags(DatabaseClient db, LinkTables tables) {
         this.db = db;
+        this.tables = tables;
     }
 
     /**
@@ -27,7 +31,7 @@ class ShlinkTags {
      * sees only its own links sees only their tags).
      */
     Flux<TagStats> stats(Long owner) {
-        String links = "SELECT lt.tag_id, lt.code FROM link_tag lt JOIN link l ON l.code = lt.code "
+        String links = "SELECT lt.tag_id, lt.code FROM link_tag lt JOIN " + tables.all() + " l ON l.code = lt.code "
                 + "WHERE l.deleted_at IS NULL" + (owner == null ? "" : " AND l.api_key_id = :owner");
         String sql = "SELECT t.name, COUNT(tl.code) AS urls, COALESCE(SUM(s.visits), 0) AS visits, "
                 + "COALESCE(SUM(s.bot_visits), 0) AS bot_visits FROM tag t "

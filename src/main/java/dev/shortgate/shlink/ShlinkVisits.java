@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.shortgate.link.LinkRepository;
+import dev.shortgate.system.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -36,8 +37,11 @@ class ShlinkVisits {
 
     private final DatabaseClient db;
 
-    ShlinkVisits(DatabaseClient db) {
+    private final LinkTables tables;
+
+    ShlinkVisits(DatabaseClient db, LinkTables tables) {
         this.db = db;
+        this.tables = tables;
     }
 
     Flux<VisitRow> page(Scope scope, Instant from, Instant to, boolean excludeBots, int offset, int limit) {
@@ -57,7 +61,8 @@ class ShlinkVisits {
     /** Every visit counted (bots included) and the bots among them, over all live links or an owner's. */
     Mono<long[]> totals(Long owner) {
         String sql = "SELECT COALESCE(SUM(s.visits), 0) AS visits, COALESCE(SUM(s.bot_visits), 0) AS bot_visits "
-                + "FROM link_stats s" + (owner == null ? "" : " JOIN link l ON l.code = s.code AND l.api_key_id = :owner");
+                + "FROM link_stats s" + (owner == null ? ""
+                        : " JOIN " + tables.all() + " l ON l.code = s.code AND l.api_key_id = :owner");
         var spec = db.sql(sql);
         if (owner != null) {
             spec = spec.bind("owner", owner);
@@ -66,7 +71,7 @@ class ShlinkVisits {
                 ((Number) row.get("bot_visits")).longValue()}).one();
     }
 
-    private static String from(Scope scope, Instant from, Instant to, boolean excludeBots, Map<String, Object> params) {
+    private String from(Scope scope, Instant from, Instant to, boolean excludeBots, Map<String, Object> params) {
         StringBuilder sql = new StringBuilder("FROM visit v");
         List<String> where = new ArrayList<>();
         if (scope.code() != null) {
@@ -74,7 +79,7 @@ class ShlinkVisits {
             params.put("code", scope.code());
         }
         if (scope.tag() != null || scope.owner() != null) {
-            sql.append(" JOIN link l ON l.code = v.code AND l.deleted_at IS NULL");
+            sql.append(" JOIN ").append(tables.all()).append(" l ON l.code = v.code AND l.deleted_at IS NULL");
             if (scope.owner() != null) {
                 sql.append(" AND l.api_key_id = :owner");
                 params.put("owner", scope.owner());

@@ -20,6 +20,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 
+import dev.shortgate.system.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -61,8 +62,11 @@ class VisitQueries {
     private final Cache<MonthKey, byte[]> settledMonths;
     private final Cache<SumKey, Sums> settledSums;
 
-    VisitQueries(DatabaseClient db, Clock clock, Ticker ticker) {
+    private final LinkTables tables;
+
+    VisitQueries(DatabaseClient db, LinkTables tables, Clock clock, Ticker ticker) {
         this.db = db;
+        this.tables = tables;
         this.clock = clock;
         this.settledMonths = Caffeine.newBuilder()
                 .maximumWeight(SETTLED_MONTH_BYTES)
@@ -83,7 +87,7 @@ class VisitQueries {
      * configured admin key; an empty Mono when there is no such link (its stats are then a 404).
      */
     Mono<java.util.Optional<Long>> liveLinkOwner(String code) {
-        return db.sql("SELECT api_key_id FROM link WHERE code = :code AND deleted_at IS NULL")
+        return db.sql("SELECT api_key_id FROM " + tables.all() + " WHERE code = :code AND deleted_at IS NULL")
                 .bind("code", code)
                 .map(row -> java.util.Optional.ofNullable(row.get("api_key_id"))
                         .map(owner -> ((Number) owner).longValue()))

@@ -31,7 +31,7 @@ class ScaleOutQueriesTest {
     private static final Pattern STATEMENT = Pattern.compile("\\.sql\\(|(?<![A-Za-z])multiRow\\(");
     private static final Set<String> HOT_PATHS = Set.of("redirect", "create", "visit-write");
     private static final Set<String> UNSHARDED_TABLES = Set.of("api_key", "shortgate_setting", "visit_flush", "code_pool",
-            "code_sequence", "tag");
+            "code_sequence", "tag", "link_create_key");
 
     record Row(String className, String fragment, String path, String key) {
     }

@@ -50,7 +50,7 @@ abstract class ConcurrentCreateChecks {
         Set<String> codes = outcomes.stream().map(Outcome::code).collect(Collectors.toSet());
         assertThat(codes).hasSize(1);
         assertThat(outcomes.stream().filter(o -> o.status() == 201).count()).isEqualTo(1);
-        assertThat(pods().database().queryForLong("SELECT COUNT(*) FROM link WHERE long_url = '" + url + "'"))
+        assertThat(pods().database().queryForLong("SELECT COUNT(*) FROM link_all WHERE long_url = '" + url + "'"))
                 .isEqualTo(1);
     }
 

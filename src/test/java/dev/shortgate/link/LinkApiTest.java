@@ -250,12 +250,12 @@ class LinkApiTest {
     }
 
     private long rows(String url) {
-        return db.sql("SELECT COUNT(*) AS n FROM link WHERE long_url = :url").bind("url", url)
+        return db.sql("SELECT COUNT(*) AS n FROM link_all WHERE long_url = :url").bind("url", url)
                 .map(row -> ((Number) row.get("n")).longValue()).one().blockOptional().orElse(0L);
     }
 
     private long allRows() {
-        return db.sql("SELECT COUNT(*) AS n FROM link").map(row -> ((Number) row.get("n")).longValue()).one()
+        return db.sql("SELECT COUNT(*) AS n FROM link_all").map(row -> ((Number) row.get("n")).longValue()).one()
                 .blockOptional().orElse(0L);
     }
 }

@@ -121,7 +121,7 @@ class ShlinkApiTest {
         create(Map.of("longUrl", "javascript:alert(1)")).expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.type").isEqualTo("https://shlink.io/api/error/invalid-data")
                 .jsonPath("$.invalidElements[0]").isEqualTo("longUrl");
-        assertThat(count("SELECT COUNT(*) AS n FROM link WHERE long_url LIKE '%shlink/invalid%'")).isZero();
+        assertThat(count("SELECT COUNT(*) AS n FROM link_all WHERE long_url LIKE '%shlink/invalid%'")).isZero();
     }
 
     @Test
