@@ -27,6 +27,8 @@ class OrphanVisitsIT {
     static final String API = "/rest/v3";
     static final String ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     static final int FLOOD = 500;
+    static final String CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Chrome/120.0 Safari/537.36";
 
     @RegisterExtension
     static final Pods pods = Pods.onMariaDb()
@@ -43,8 +45,8 @@ class OrphanVisitsIT {
         assertThat(statuses).containsOnly(404);
         web.get().uri("/").header(HttpHeaders.USER_AGENT, "Googlebot/2.1 (+http://www.google.com/bot.html)")
                 .exchange().expectStatus().isNotFound();
-        web.get().uri(URI.create("http://127.0.0.1:" + pods.app().port() + "/it/o%27brien?q=%22x%22")).exchange()
-                .expectStatus().isNotFound();
+        web.get().uri(URI.create("http://127.0.0.1:" + pods.app().port() + "/it/o%27brien?q=%22x%22"))
+                .header(HttpHeaders.USER_AGENT, CHROME).exchange().expectStatus().isNotFound();
 
         long expected = FLOOD + 2;
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
@@ -81,7 +83,8 @@ class OrphanVisitsIT {
     }
 
     private static List<Integer> flood(int requests) {
-        WebClient client = WebClient.create("http://127.0.0.1:" + pods.app().port());
+        WebClient client = WebClient.builder().baseUrl("http://127.0.0.1:" + pods.app().port())
+                .defaultHeader(HttpHeaders.USER_AGENT, CHROME).build();
         return Flux.range(0, requests)
                 .flatMap(i -> client.get().uri("/" + randomCode()).exchangeToMono(response ->
                         response.releaseBody().thenReturn(response.statusCode().value())), 4)
