@@ -63,6 +63,12 @@ class RedirectRoutes {
         return new FastRedirects(near, redirects, metrics, clientIps, registry, properties.fastPath());
     }
 
+    /** Records {@code GET /} and the traffic port's other unhandled 404s as orphan visits. */
+    @Bean
+    NotFoundVisits notFoundVisits(FastRedirects fast, VisitRecorder visits, ClientIpResolver clientIps) {
+        return new NotFoundVisits(fast, visits, clientIps);
+    }
+
     /**
      * Puts the fast path into each traffic connection's pipeline, just ahead of Reactor Netty's HTTP handling (with
      * {@code fast-path} off it hands every request on, and only drains the connection on shutdown). The customizer

@@ -9,6 +9,7 @@ import dev.shortgate.redirect.RedirectMetrics.Outcome;
 import dev.shortgate.security.ApiRateLimiter;
 import dev.shortgate.security.ClientIpResolver;
 import dev.shortgate.system.ProblemException;
+import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.VisitCounts;
 import dev.shortgate.visit.VisitRecorder;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -26,8 +27,9 @@ import reactor.core.publisher.Mono;
  * fast path in the Netty pipeline ({@link FastRedirects}) and the general route ({@link RedirectHandler}). Look the
  * code up through the tiers; apply the link's state (disabled or deleted: as unknown; expired or over its cap: 410);
  * redirect with the link's status and headers, handing a GET's visit to the {@link VisitRecorder}; answer an unknown
- * code 404, or 429 once its client has asked for too many; answer 503 with {@code Retry-After} when the database
- * cannot answer for a code no cache holds, or the pod sheds load. It never answers 500 for a code, and it records
+ * code 404, handing a GET's orphan visit to the recorder, or 429 once its client has asked for too many (no orphan
+ * visit then); answer 503 with {@code Retry-After} when the database cannot answer for a code no cache holds, or the
+ * pod sheds load. It never answers 500 for a code, and it records
  * every answer in {@code shortgate.redirect} under the tier that answered and the outcome.
  */
 final class Redirects {
@@ -163,6 +165,10 @@ final class Redirects {
     private Reply unknown(Request request, long start, Tier tier) {
         ProblemException limited = rateLimiter.notFoundLimited(ClientIpResolver.rateLimitKey(request.clientIp()));
         if (limited == null) {
+            if (request.get()) {
+                visits.recordOrphan(OrphanVisitType.INVALID_SHORT_URL, request.code(), request.rawQuery(),
+                        request.clientIp(), request.userAgent(), request.referer());
+            }
             return problem(start, tier, Outcome.NOT_FOUND, RedirectProblems.NOT_FOUND);
         }
         metrics.record(start, tier, Outcome.RATE_LIMITED);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.shortgate.link.Link;
+import dev.shortgate.visit.OrphanVisits;
 
 /** The shapes of Shlink's REST API v3 (its {@code docs/swagger/definitions}), and its date format. */
 final class ShlinkJson {
@@ -47,6 +48,11 @@ final class ShlinkJson {
                  String visitedUrl, String redirectUrl) {
     }
 
+    /** A visit that reached no short URL: {@code redirectUrl} is always null, {@code type} says what was asked for. */
+    record OrphanVisit(String referer, String date, String userAgent, Location visitLocation, boolean potentialBot,
+                       String visitedUrl, String redirectUrl, String type) {
+    }
+
     record Location(String countryCode, String countryName, String regionName, String cityName, double latitude,
                     double longitude, String timezone) {
     }
@@ -70,13 +76,22 @@ final class ShlinkJson {
     }
 
     static Visit visit(ShlinkVisits.VisitRow row, String visitedUrl, String redirectUrl) {
-        String country = row.country() == null ? "" : row.country();
-        String countryName = country.isEmpty() ? "" : new Locale("", country).getDisplayCountry(Locale.ENGLISH);
-        String city = row.city() == null ? "" : row.city();
         return new Visit(row.referer() == null ? "" : row.referer(), date(row.visitedAt()),
-                row.userAgent() == null ? "" : row.userAgent(),
-                new Location(country, countryName, "", city, 0, 0, ""),
+                row.userAgent() == null ? "" : row.userAgent(), location(row.country(), row.city()),
                 row.bot(), visitedUrl, redirectUrl);
+    }
+
+    /** @param origin the base URL's origin, without a trailing {@code /}, that the visited path is joined to */
+    static OrphanVisit orphanVisit(OrphanVisits.Row row, String origin) {
+        return new OrphanVisit(row.referer() == null ? "" : row.referer(), date(row.visitedAt()),
+                row.userAgent() == null ? "" : row.userAgent(), location(row.country(), row.city()), row.bot(),
+                origin + row.path(), null, row.type().value());
+    }
+
+    private static Location location(String countryCode, String cityName) {
+        String country = countryCode == null ? "" : countryCode;
+        String countryName = country.isEmpty() ? "" : new Locale("", country).getDisplayCountry(Locale.ENGLISH);
+        return new Location(country, countryName, "", cityName == null ? "" : cityName, 0, 0, "");
     }
 
     static String date(Instant instant) {

@@ -1,15 +1,19 @@
 package dev.shortgate.shlink;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
+import dev.shortgate.system.Problem;
 import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.visit.OrphanVisitType;
+import dev.shortgate.visit.OrphanVisits;
 import org.springframework.http.MediaType;
 import org.springframework.util.MultiValueMap;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -18,23 +22,27 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Shlink's visits: per short URL, per tag, all of them ({@code non-orphan}), orphan visits and the overview. Lists
- * come from the raw visit rows (newest first); totals from the aggregates, which never drop a visit.
+ * Shlink's visits: per short URL, per tag, all of them ({@code non-orphan}), orphan visits (listed and deleted) and
+ * the overview. Lists come from the raw visit rows (newest first); totals from the aggregates, which never drop a
+ * visit.
  */
 @RestController
 @RequestMapping(path = "/rest/v3", produces = MediaType.APPLICATION_JSON_VALUE)
 class ShlinkVisitController {
 
     static final int DEFAULT_ITEMS = Paging.MAX_ITEMS;
-    private static final Set<String> ORPHAN_TYPES = Set.of("invalid_short_url", "base_url", "regular_404");
+    private static final List<String> ORPHAN_TYPES = Arrays.stream(OrphanVisitType.values())
+            .map(OrphanVisitType::value).toList();
 
     private final ShlinkVisits visits;
     private final ShlinkTags tags;
     private final ShortUrlController shortUrls;
     private final ShortgateProperties properties;
+    private final OrphanVisits orphans;
 
     ShlinkVisitController(ShlinkVisits visits, ShlinkTags tags, ShortUrlController shortUrls,
-                          ShortgateProperties properties) {
+                          ShortgateProperties properties, OrphanVisits orphans) {
+        this.orphans = orphans;
         this.visits = visits;
         this.tags = tags;
         this.shortUrls = shortUrls;
@@ -64,19 +72,49 @@ class ShlinkVisitController {
     }
 
     /**
-     * Visits to codes that lead nowhere. Shortgate does not record them yet (see docs/adr/0009-shlink-api.md): the
-     * list is always empty, with Shlink's validation of {@code type}.
+     * Orphan visits: requests that reached no short URL (an unknown code, the base URL, another 404), newest first,
+     * from their raw rows. A key that sees only its own links sees none (Shlink's {@code NO_ORPHAN_VISITS} role).
      */
     @GetMapping("/visits/orphan")
-    Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> orphan(ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> {
-            ApiPrincipal.of(exchange);
+    Mono<Map<String, ShlinkJson.Page<ShlinkJson.OrphanVisit>>> orphan(ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
             MultiValueMap<String, String> params = exchange.getRequest().getQueryParams();
             String type = params.getFirst("type");
-            if (type != null && !ORPHAN_TYPES.contains(type)) {
-                throw ShlinkErrors.invalidData("type", "type must be one of " + ORPHAN_TYPES + ".");
+            OrphanVisitType only = type == null ? null : OrphanVisitType.parse(type);
+            if (type != null && only == null) {
+                throw ShlinkErrors.invalidData("type", type + " is not a valid orphan visit type. Expected one of "
+                        + ORPHAN_TYPES + ".");
             }
-            return Map.of("visits", Paging.of(params, DEFAULT_ITEMS).page(List.<ShlinkJson.Visit>of(), 0));
+            Paging paging = Paging.of(params, DEFAULT_ITEMS);
+            OrphanVisits.Filter filter = new OrphanVisits.Filter(only, ShlinkParams.date(params, "startDate", false),
+                    ShlinkParams.date(params, "endDate", true), ShlinkParams.flag(params, "excludeBots"));
+            if (caller.scope() == ApiScope.CREATE) {
+                return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.OrphanVisit>of(), 0)));
+            }
+            String origin = origin();
+            return Mono.zip(orphans.page(filter, paging.offset(), paging.itemsPerPage())
+                                    .map(row -> ShlinkJson.orphanVisit(row, origin)).collectList(),
+                            orphans.count(filter))
+                    .map(both -> Map.of("visits", paging.page(both.getT1(), both.getT2())));
+        });
+    }
+
+    /**
+     * Deletes every orphan visit, raw rows and counts (admin keys; a key that sees only its own links deletes none,
+     * as in Shlink; a read key may not).
+     */
+    @DeleteMapping("/visits/orphan")
+    Mono<Map<String, Long>> deleteOrphans(ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            if (caller.scope() == ApiScope.CREATE) {
+                return Mono.just(Map.of("deletedVisits", 0L));
+            }
+            if (!caller.isAdmin()) {
+                throw ShlinkErrors.translate(Problem.FORBIDDEN.toException("Only an admin key may delete orphan visits."));
+            }
+            return orphans.deleteAll().map(deleted -> Map.of("deletedVisits", deleted));
         });
     }
 
@@ -87,11 +125,17 @@ class ShlinkVisitController {
             Long owner = owner(caller);
             Mono<long[]> totals = caller.scope() == ApiScope.CREATE && owner == null
                     ? Mono.just(new long[2]) : visits.totals(owner);
-            return totals.map(t -> Map.of("visits", Map.<String, Object>of(
-                    "nonOrphanVisits", ShlinkJson.VisitsSummary.of(t[0], t[1]),
-                    "orphanVisits", ShlinkJson.VisitsSummary.of(0, 0),
-                    "visitsCount", t[0],
-                    "orphanVisitsCount", 0)));
+            Mono<OrphanVisits.Totals> orphanTotals = caller.scope() == ApiScope.CREATE
+                    ? Mono.just(new OrphanVisits.Totals(0, 0)) : orphans.totals();
+            return Mono.zip(totals, orphanTotals).map(both -> {
+                long[] t = both.getT1();
+                OrphanVisits.Totals o = both.getT2();
+                return Map.of("visits", Map.<String, Object>of(
+                        "nonOrphanVisits", ShlinkJson.VisitsSummary.of(t[0], t[1]),
+                        "orphanVisits", ShlinkJson.VisitsSummary.of(o.visits(), o.botVisits()),
+                        "visitsCount", t[0],
+                        "orphanVisitsCount", o.visits()));
+            });
         });
     }
 
@@ -107,6 +151,12 @@ class ShlinkVisitController {
                                 .collectList(),
                         visits.count(scope, from, to, excludeBots))
                 .map(both -> Map.of("visits", paging.page(both.getT1(), both.getT2())));
+    }
+
+    /** The base URL without a trailing {@code /}: orphan visits' paths are joined to it. */
+    private String origin() {
+        String base = properties.baseUrl().toString();
+        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     }
 
     /** A key that sees only its own links sees only their visits. */

@@ -8,11 +8,21 @@ import java.time.Instant;
  * happen later, in the writer.
  *
  * @param id        the visit id ({@link VisitId}, 12 bytes)
- * @param code      the short code that was visited
+ * @param code      the short code that was visited; for an orphan visit, the path asked for without its leading
+ *                  {@code /} (the code itself for {@link OrphanVisitType#INVALID_SHORT_URL})
  * @param at        when, from the injected clock
  * @param ip        the client address ({@link dev.shortgate.security.ClientIpResolver}), raw; or {@code null}
  * @param userAgent the {@code User-Agent} header, already cut to its bound; or {@code null}
  * @param referer   the {@code Referer} header, already cut to its bound; or {@code null}
+ * @param orphan    what an orphan visit asked for; {@code null} for a visit of a link
+ * @param query     an orphan visit's raw query string, or {@code null}; joined to the path (and cut to its bound)
+ *                  by the writer, off the event loop
  */
-record RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer) {
+record RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer,
+                OrphanVisitType orphan, String query) {
+
+    /** A visit of a link. */
+    RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer) {
+        this(id, code, at, ip, userAgent, referer, null, null);
+    }
 }

@@ -11,7 +11,8 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * Writes one batch of raw visit rows: enrich it and build its SQL on a worker thread, then insert the rows as
- * multi-row {@code INSERT IGNORE}s in one transaction. Counts are not written here: the {@link VisitCountFlusher}
+ * multi-row {@code INSERT IGNORE}s in one transaction. Visits of links go to {@code visit}, orphan visits (the same
+ * batches, the same buffer) to {@code orphan_visit}. Counts are not written here: the {@link VisitCountFlusher}
  * writes them from the pod's in-memory tally, whether or not a raw row could be kept.
  *
  * <p>A retry is safe: the transaction leaves nothing behind when it fails, and when its commit went through but
@@ -25,6 +26,12 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
 
     private static final String INSERT_VISITS = "INSERT IGNORE INTO visit (id, code, visited_at, client_id, ip, "
             + "user_agent, referer, country, city, browser, browser_version, os, device_class, bot) VALUES ";
+    private static final String INSERT_ORPHANS = "INSERT IGNORE INTO orphan_visit (id, type, visited_path, visited_at, "
+            + "client_id, ip, user_agent, referer, country, city, browser, browser_version, os, device_class, bot) "
+            + "VALUES ";
+
+    /** An orphan visit's path and query are cut to this many characters (Shlink's bound of a visited URL). */
+    static final int VISITED_PATH_MAX_LENGTH = 2048;
 
     private final MultiRowSql sql;
     private final TransactionalOperator transactions;
@@ -45,8 +52,26 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     @Override
     public Mono<Void> write(List<RawVisit> batch) {
         return clientIdKey
-                .flatMap(key -> Mono.fromCallable(() -> statements(enricher.enrich(batch, key))).subscribeOn(workers))
+                .flatMap(key -> Mono.fromCallable(() -> statements(batch, key)).subscribeOn(workers))
                 .flatMap(statements -> sql.executeAll(statements).as(transactions::transactional));
+    }
+
+    /** The batch's INSERTs: visits of links, then orphan visits. */
+    private List<MultiRowSql.Sql> statements(List<RawVisit> batch, byte[] key) {
+        List<RawVisit> visits = new ArrayList<>(batch.size());
+        List<RawVisit> orphans = new ArrayList<>();
+        for (RawVisit raw : batch) {
+            (raw.orphan() == null ? visits : orphans).add(raw);
+        }
+        List<MultiRowSql.Sql> statements = statements(enricher.enrich(visits, key));
+        if (!orphans.isEmpty()) {
+            List<Visit> enriched = enricher.enrich(orphans, key);
+            for (int from = 0; from < orphans.size(); from += ROWS_PER_INSERT) {
+                int to = Math.min(orphans.size(), from + ROWS_PER_INSERT);
+                statements.add(insertOrphans(orphans.subList(from, to), enriched.subList(from, to)));
+            }
+        }
+        return statements;
     }
 
     /** The INSERTs, in chunks of {@link #ROWS_PER_INSERT}. */
@@ -56,6 +81,25 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
             statements.add(insertVisits(rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT))));
         }
         return statements;
+    }
+
+    private MultiRowSql.Sql insertOrphans(List<RawVisit> raws, List<Visit> rows) {
+        List<Object[]> values = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            RawVisit raw = raws.get(i);
+            Visit v = rows.get(i);
+            values.add(new Object[] {v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query()),
+                    LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC), v.clientId(), v.ip(), v.userAgent(),
+                    v.referer(), v.country(), v.city(), v.browser(), v.browserVersion(), v.os(), v.deviceClass(),
+                    v.bot()});
+        }
+        return sql.multiRow(INSERT_ORPHANS, values, "");
+    }
+
+    /** {@code /path?query}, cut to {@link #VISITED_PATH_MAX_LENGTH}. */
+    static String visitedPath(String path, String query) {
+        String visited = query == null ? "/" + path : "/" + path + "?" + query;
+        return VisitRecorder.truncate(visited, VISITED_PATH_MAX_LENGTH);
     }
 
     private MultiRowSql.Sql insertVisits(List<Visit> rows) {

@@ -59,10 +59,21 @@ final class VisitCountFlusher {
     }
 
     /** One flush: its id and the deltas it adds. */
-    record Flush(byte[] writer, long seq, List<DayCount> days, List<DimCount> dims) {
-        long visits() {
-            return days.stream().mapToLong(DayCount::visits).sum();
+    record Flush(byte[] writer, long seq, List<DayCount> days, List<DimCount> dims, List<OrphanCount> orphans) {
+        /** A flush of link visits only. */
+        Flush(byte[] writer, long seq, List<DayCount> days, List<DimCount> dims) {
+            this(writer, seq, days, dims, List.of());
         }
+
+        /** Visits and orphan visits whose counts this flush writes. */
+        long visits() {
+            return days.stream().mapToLong(DayCount::visits).sum()
+                    + orphans.stream().mapToLong(OrphanCount::visits).sum();
+        }
+    }
+
+    /** Orphan visits (bots included) and bot orphan visits of a UTC day and type. */
+    record OrphanCount(LocalDate day, OrphanVisitType type, long visits, long botVisits) {
     }
 
     /** Visits (bots included) and bot visits of a link and UTC day. */
@@ -313,6 +324,7 @@ final class VisitCountFlusher {
         }
         Map<DayKey, long[]> days = new TreeMap<>();
         Map<DimKey, long[]> dims = new TreeMap<>();
+        Map<DayKey, long[]> orphans = new TreeMap<>(); // keyed by the type's tally key and the day
         List<VisitTally.Count> biggestFirst = new ArrayList<>(counts);
         biggestFirst.sort((a, b) -> Long.compare(b.visits(), a.visits())); // the busiest labels get the free slots
         for (VisitTally.Count count : biggestFirst) {
@@ -320,6 +332,12 @@ final class VisitCountFlusher {
             long n = count.visits();
             boolean bot;
             String[] values = new String[Dimension.values().length];
+            if (OrphanVisitType.ofTallyKey(facts.code()) != null) { // a day's and type's count, no dimensions
+                bot = facts.kind() == VisitTally.Facts.DISTINCT ? enricher.agent(facts.agent()).bot()
+                        : facts.kind() == VisitTally.Facts.OTHER_BOT;
+                add(orphans.computeIfAbsent(new DayKey(facts.code(), facts.epochDay()), k -> new long[2]), n, bot);
+                continue;
+            }
             if (facts.kind() == VisitTally.Facts.DISTINCT) {
                 UserAgentParser.Parsed agent = enricher.agent(facts.agent());
                 bot = agent.bot();
@@ -356,7 +374,11 @@ final class VisitCountFlusher {
         List<DimCount> dimCounts = new ArrayList<>(dims.size());
         dims.forEach((k, v) -> dimCounts.add(new DimCount(k.code(), LocalDate.ofEpochDay(k.epochDay()), k.dimension(),
                 k.label(), v[0], v[1])));
-        return new Flush(writerId, id, dayCounts, dimCounts);
+        List<OrphanCount> orphanCounts = new ArrayList<>(orphans.size());
+        orphans.forEach((k, v) -> orphanCounts.add(new OrphanCount(LocalDate.ofEpochDay(k.epochDay()),
+                OrphanVisitType.ofTallyKey(k.code()), v[0], v[1])));
+        orphanCounts.sort(java.util.Comparator.comparing(OrphanCount::day).thenComparing(c -> c.type().id));
+        return new Flush(writerId, id, dayCounts, dimCounts, orphanCounts);
     }
 
     private static void add(long[] count, long n, boolean bot) {

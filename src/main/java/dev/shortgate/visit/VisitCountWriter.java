@@ -21,7 +21,8 @@ import reactor.core.publisher.Mono;
  * only its acknowledgement was lost), nothing else is written. Otherwise the deltas are added with
  * {@code INSERT … ON DUPLICATE KEY UPDATE visits = visits + VALUES(visits)}, rows in key order so concurrent pods
  * take row locks in the same order. Dimension deltas go both to {@code visit_dim_stats} (per day) and, summed per
- * calendar month, to {@code visit_dim_month}, so a month row always equals the sum of its days.
+ * calendar month, to {@code visit_dim_month}, so a month row always equals the sum of its days. Orphan visits add
+ * to {@code orphan_visit_stats}, per UTC day and type, in the same transaction.
  */
 final class VisitCountWriter implements VisitCountFlusher.CountWriter {
 
@@ -56,6 +57,10 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                 "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
                 rows.stream().map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(),
                         d.botVisits()}).toList(), ADD), deltas);
+        chunks(flush.orphans(), ROWS_PER_STATEMENT, rows -> sql.multiRow(
+                "INSERT INTO orphan_visit_stats (stat_date, type, visits, bot_visits) VALUES ",
+                rows.stream().map(o -> new Object[] {o.day(), o.type().id, o.visits(), o.botVisits()}).toList(), ADD),
+                deltas);
         MultiRowSql.Sql claim = sql.multiRow("INSERT IGNORE INTO visit_flush (writer, seq, flushed_at) VALUES ",
                 List.<Object[]>of(new Object[] {flush.writer(), flush.seq(),
                         LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)}), "");

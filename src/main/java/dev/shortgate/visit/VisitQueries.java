@@ -334,7 +334,7 @@ class VisitQueries {
     }
 
     /** BINARY comes back as byte[] or ByteBuffer depending on the driver. */
-    private static byte[] bytes(Object value) {
+    static byte[] bytes(Object value) {
         if (value instanceof byte[] array) {
             return array;
         }
@@ -347,7 +347,7 @@ class VisitQueries {
     }
 
     /** BOOLEAN is a real boolean in H2 and TINYINT(1) in MySQL; drivers hand back either. */
-    private static boolean bool(Object value) {
+    static boolean bool(Object value) {
         return value instanceof Boolean b ? b : value instanceof Number n && n.intValue() != 0;
     }
 

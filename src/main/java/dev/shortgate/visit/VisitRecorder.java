@@ -31,6 +31,8 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * Takes visits from the redirect path, without ever making a redirect wait or fail, and sends each down two paths.
+ * Orphan visits (GETs that reached no link, {@link #recordOrphan}) take the same two paths, counted per UTC day and
+ * {@link OrphanVisitType} only.
  *
  * <p><b>Counts never drop.</b> Every visit is counted at once in the pod's {@link VisitTally} (per link, UTC day and
  * what its dimensions follow from) and in its {@link UniqueVisitors} sketch; the {@link VisitCountFlusher} writes
@@ -84,6 +86,7 @@ public final class VisitRecorder implements SmartLifecycle {
      */
     private final LongAdder recording = new LongAdder();
     private final Counter counted;
+    private final Counter orphansCounted;
     private final Counter written;
     private final Counter droppedBufferFull;
     private final Counter droppedWriteFailed;
@@ -116,6 +119,9 @@ public final class VisitRecorder implements SmartLifecycle {
                 .register(registry);
         this.counted = Counter.builder("shortgate.visits.counted")
                 .description("Visits counted (every redirect answered to a GET, bots included)").register(registry);
+        this.orphansCounted = Counter.builder("shortgate.visits.orphans.counted")
+                .description("Orphan visits counted (GETs on the traffic port that reached no link, bots included)")
+                .register(registry);
         this.written = Counter.builder("shortgate.visits.written")
                 .description("Raw visit rows written to the database").register(registry);
         this.droppedBufferFull = dropped(registry, "buffer_full");
@@ -188,6 +194,42 @@ public final class VisitRecorder implements SmartLifecycle {
         } catch (RuntimeException e) {
             rejectedUnreadable.increment();
             log.debug("Could not take a visit: {}", e.toString());
+        } finally {
+            recording.decrement();
+        }
+    }
+
+    /**
+     * Records an orphan visit: a GET on the traffic port that reached no link. It takes the same path as a visit,
+     * with the same costs: counted at once in the tally (per UTC day and type only, never per path) and its raw row
+     * offered to the same bounded buffer, shed and counted like a visit's when the buffer is full. Nothing is
+     * joined, parsed or looked up here. Cheap, never blocks, never throws.
+     *
+     * @param type     what was asked for
+     * @param path     the path asked for without its leading {@code /} (for an invalid short URL, the code)
+     * @param rawQuery the raw query string, or {@code null}
+     */
+    public void recordOrphan(OrphanVisitType type, String path, String rawQuery, InetAddress clientIp,
+                             String userAgent, String referer) {
+        if (!properties.enabled()) {
+            return;
+        }
+        recording.increment();
+        try {
+            if (!accepting) {
+                droppedShutdown.increment();
+                return;
+            }
+            Instant at = clock.instant();
+            long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
+            String agent = truncate(userAgent, properties.userAgentMaxLength());
+            tally.add(type.tallyKey, day, agent, null, null, null);
+            orphansCounted.increment();
+            offer(new RawVisit(ids.next(at), path, at, clientIp, agent,
+                    truncate(referer, properties.refererMaxLength()), type, rawQuery));
+        } catch (RuntimeException e) {
+            rejectedUnreadable.increment();
+            log.debug("Could not take an orphan visit: {}", e.toString());
         } finally {
             recording.decrement();
         }
@@ -316,7 +358,7 @@ public final class VisitRecorder implements SmartLifecycle {
         return Mono.defer(() -> {
             double[] last = {-1};
             return Flux.interval(QUIET, timer)
-                    .map(tick -> counted.count() + rejectedUnreadable.count())
+                    .map(tick -> counted.count() + orphansCounted.count() + rejectedUnreadable.count())
                     .takeUntil(seen -> {
                         boolean settled = seen == last[0] && held.get() == 0 && tally.pending() == 0;
                         last[0] = seen;

@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Deletes raw visit rows older than {@code raw-retention}, in the background, every {@code retention-interval}:
+ * Deletes raw visit rows (of links and orphan visits) older than {@code raw-retention}, in the background, every {@code retention-interval}:
  * in statements of at most {@code retention-batch-size} rows, one after the other, so no deletion holds many
  * locks or a long transaction. Visit ids start with the visit's second ({@link VisitId}), so "older than" is an id
  * range on the primary key: no index on the visit time is needed. Counts, dimensions and sketches are kept. It
@@ -56,7 +56,14 @@ final class VisitRetention implements SmartLifecycle {
                 .bind("bound", bound)
                 .fetch().rowsUpdated()
                 .doOnNext(deleted::increment));
-        Mono<Long> rows = oneBatch.expand(n -> n >= batch ? oneBatch : Mono.empty()).reduce(0L, Long::sum);
+        Mono<Long> oneOrphanBatch = Mono.defer(() -> db.sql("DELETE FROM orphan_visit WHERE id < :bound LIMIT " + batch)
+                .bind("bound", bound)
+                .fetch().rowsUpdated()
+                .doOnNext(deleted::increment));
+        Mono<Long> rows = Flux.concat(
+                        oneBatch.expand(n -> n >= batch ? oneBatch : Mono.empty()),
+                        oneOrphanBatch.expand(n -> n >= batch ? oneOrphanBatch : Mono.empty()))
+                .reduce(0L, Long::sum);
         Mono<Long> flushIds = db.sql("DELETE FROM visit_flush WHERE flushed_at < :before")
                 .bind("before", LocalDateTime.ofInstant(now.minus(FLUSH_IDS_KEPT), ZoneOffset.UTC))
                 .fetch().rowsUpdated();

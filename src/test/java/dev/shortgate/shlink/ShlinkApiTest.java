@@ -261,7 +261,7 @@ class ShlinkApiTest {
         String overview = web.get().uri(API + "/visits").exchange().expectStatus().isOk()
                 .expectBody(String.class).returnResult().getResponseBody();
         ShlinkSchemas.assertValid("v2_visits.json", "get", "200", overview);
-        assertThat(overview).contains("\"orphanVisits\":{\"total\":0,\"nonBots\":0,\"bots\":0}");
+        assertThat(overview).contains("\"orphanVisits\":{\"total\":"); // counted in OrphanVisitsTest
 
         web.get().uri(API + "/short-urls/sl-nowhere/visits").exchange().expectStatus().isNotFound()
                 .expectBody().jsonPath("$.type").isEqualTo("https://shlink.io/api/error/short-url-not-found");

@@ -424,6 +424,80 @@ class VisitRecorderTest {
         assertThat(visitsWritten("abc")).isEqualTo(1);
     }
 
+    // --- Orphan visits: the same raw buffer, counts per day and type ------------------------------------------------
+
+    @Test
+    void anUnknownCodeFloodSharesTheBoundedRawBufferAndIsCountedExactlyPerDayAndTypeOnly() {
+        int capacity = 50;
+        VisitRecorder recorder = recorder(props(capacity, 1000, 0), batch -> Mono.never()); // raw rows stuck
+        recorder.start();
+
+        int flood = 20_000;
+        for (int i = 0; i < flood; i++) {
+            recorder.recordOrphan(OrphanVisitType.INVALID_SHORT_URL, "random" + i, null, null,
+                    i % 4 == 0 ? "Googlebot/2.1" : CHROME + " build/" + i, null);
+        }
+        recorder.recordOrphan(OrphanVisitType.BASE_URL, "", null, null, CHROME, "https://news.example/");
+        recorder.record("a", null, CHROME, "https://news.example/");
+
+        assertThat(recorder.held()).isEqualTo(capacity);
+        assertThat(dropped("buffer_full")).isEqualTo(flood + 2 - capacity);
+        // One tally entry per distinct agent and type up to max-distinct-per-code (1000), never one per code asked for.
+        assertThat(tally.size()).isLessThanOrEqualTo(1000 + 2 + 1 + 1);
+        time.advanceTimeBy(COUNTS_FLUSH);
+
+        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::orphans)
+                .extracting(VisitCountFlusher.OrphanCount::day, VisitCountFlusher.OrphanCount::type,
+                        VisitCountFlusher.OrphanCount::visits, VisitCountFlusher.OrphanCount::botVisits)
+                .containsExactlyInAnyOrder(
+                        tuple(java.time.LocalDate.of(2025, 3, 1), OrphanVisitType.INVALID_SHORT_URL, (long) flood,
+                                (long) flood / 4),
+                        tuple(java.time.LocalDate.of(2025, 3, 1), OrphanVisitType.BASE_URL, 1L, 0L));
+        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::days)
+                .extracting(VisitCountFlusher.DayCount::code).containsOnly("a");
+        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::dims)
+                .extracting(VisitCountFlusher.DimCount::code).containsOnly("a");
+        assertThat(registry.get("shortgate.visits.orphans.counted").counter().count()).isEqualTo(flood + 1);
+        assertThat(registry.get("shortgate.visits.counted").counter().count()).isEqualTo(1);
+        assertThat(registry.get("shortgate.visits.counts.written").counter().count()).isEqualTo(flood + 2);
+        assertThat(registry.get("shortgate.visits.counts.pending").gauge().value()).isZero();
+    }
+
+    @Test
+    void orphanVisitRowsGoThroughTheSameBatchesWithTheirTypePathAndQuery() throws Exception {
+        VisitRecorder recorder = recorder(props(100, 3, 0), batch -> {
+            written.add(batch);
+            return Mono.empty();
+        });
+        recorder.start();
+
+        recorder.record("abc", null, CHROME, null);
+        recorder.recordOrphan(OrphanVisitType.REGULAR_404, "wp-admin/setup.php", "step=1",
+                InetAddress.getByName("203.0.113.9"), "A".repeat(600), "https://news.example/");
+        recorder.recordOrphan(OrphanVisitType.BASE_URL, "", null, null, null, null);
+        time.advanceTimeBy(FLUSH);
+
+        assertThat(written).hasSize(1);
+        assertThat(written.get(0)).extracting(RawVisit::code, RawVisit::orphan, RawVisit::query)
+                .containsExactly(tuple("abc", null, null),
+                        tuple("wp-admin/setup.php", OrphanVisitType.REGULAR_404, "step=1"),
+                        tuple("", OrphanVisitType.BASE_URL, null));
+        assertThat(written.get(0).get(1).userAgent()).hasSize(512);
+        assertThat(VisitBatchWriter.visitedPath("wp-admin/setup.php", "step=1")).isEqualTo("/wp-admin/setup.php?step=1");
+        assertThat(VisitBatchWriter.visitedPath("", null)).isEqualTo("/");
+        assertThat(VisitBatchWriter.visitedPath("x".repeat(5000), "q")).hasSize(VisitBatchWriter.VISITED_PATH_MAX_LENGTH);
+    }
+
+    @Test
+    void orphanTallyKeysNeverNameALink() {
+        for (OrphanVisitType type : OrphanVisitType.values()) {
+            assertThat(dev.shortgate.link.Link.CODE.matcher(type.tallyKey).matches()).isFalse();
+            assertThat(OrphanVisitType.ofTallyKey(type.tallyKey)).isEqualTo(type);
+            assertThat(OrphanVisitType.parse(type.value())).isEqualTo(type);
+        }
+        assertThat(OrphanVisitType.ofTallyKey("invalid_short_url")).isNull();
+    }
+
     @Test
     void aFlushOfManyLinksIsWrittenInBoundedTransactionsThatKeepEachLinkWhole() {
         List<VisitTally.Count> counts = new java.util.ArrayList<>();
