@@ -1,6 +1,7 @@
 package dev.shortgate.system;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,11 +39,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @Override
     protected Mono<ResponseEntity<Object>> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
             HttpStatusCode status, ServerWebExchange exchange) {
-        if (!(ex instanceof ProblemException)) {
-            for (Throwable t = ex.getCause(); t != null && t.getCause() != t; t = t.getCause()) {
-                if (t instanceof ProblemException problem) { // e.g. a body-size refusal surfacing while decoding
-                    return handleException(problem, exchange);
-                }
+        if (!(ex instanceof ProblemException)) { // e.g. a body-size refusal surfacing while decoding
+            ProblemException cause = Causes.find(ex, ProblemException.class).orElse(null);
+            if (cause != null) {
+                return handleException(cause, exchange);
             }
         }
         JacksonException badField = ex instanceof ProblemException ? null : JsonProblems.fieldError(ex);
@@ -63,10 +63,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     /** Turns an error that is not a Spring {@code ErrorResponse} into one of our problems, logging as it deserves. */
     static ProblemException classify(Throwable ex, ServerWebExchange exchange) {
-        for (Throwable t = ex; t != null && t.getCause() != t; t = t.getCause()) {
-            if (t instanceof ProblemException problem) {
-                return problem;
-            }
+        Optional<ProblemException> problem = Causes.find(ex, ProblemException.class);
+        if (problem.isPresent()) {
+            return problem.get();
         }
         if (isBodyTooLarge(ex)) {
             return Problem.PAYLOAD_TOO_LARGE.toException("The request body is larger than this endpoint accepts.");
@@ -99,15 +98,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     static boolean isBodyTooLarge(Throwable ex) {
-        for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof DataBufferLimitException) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
+        return Causes.any(ex, DataBufferLimitException.class);
     }
 
     private static Problem forStatus(HttpStatusCode status) {

@@ -1,5 +1,6 @@
 package dev.shortgate.system;
 
+import java.io.IOException;
 import java.net.ConnectException;
 import java.util.concurrent.TimeoutException;
 
@@ -16,20 +17,8 @@ public final class Failures {
 
     /** True when the throwable, or one of its causes, means "a backend is unavailable right now". */
     public static boolean isUnavailable(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof DataAccessResourceFailureException
-                    || t instanceof TransientDataAccessException
-                    || t instanceof R2dbcTransientResourceException
-                    || t instanceof R2dbcNonTransientResourceException
-                    || t instanceof TimeoutException
-                    || t instanceof ConnectException
-                    || t instanceof java.io.IOException) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
+        return Causes.any(error, DataAccessResourceFailureException.class, TransientDataAccessException.class,
+                R2dbcTransientResourceException.class, R2dbcNonTransientResourceException.class,
+                TimeoutException.class, ConnectException.class, IOException.class);
     }
 }

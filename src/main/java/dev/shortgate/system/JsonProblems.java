@@ -15,12 +15,8 @@ public final class JsonProblems {
 
     /** The first JSON error in {@code error}'s causes that names a field, if any. */
     static JacksonException fieldError(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof JacksonException json && field(json) != null) {
-                return json;
-            }
-        }
-        return null;
+        return Causes.of(error).filter(t -> t instanceof JacksonException json && field(json) != null)
+                .map(JacksonException.class::cast).findFirst().orElse(null);
     }
 
     /** An {@code invalid-request} problem naming the field {@code error} is about (the body, if none). */
