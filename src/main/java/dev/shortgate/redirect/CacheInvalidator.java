@@ -25,8 +25,9 @@ import reactor.util.retry.Retry;
  * Keeps every pod's caches in step with link writes.
  *
  * <p>On this pod a write updates the near cache at once. A new or changed link is also written through to the
- * shared {@link RedisTier} (a deleted one as its tombstone), and the code is published on the {@link InvalidationBus};
- * every pod, subscribed to it, evicts its near-cache entry (positive or negative). Without Redis both do nothing. Pub/sub is at-most-once, so
+ * shared {@link RedisTier} (a deleted one as its tombstone), and the code is published on the
+ * {@link InvalidationBus}; every pod, subscribed to it, evicts its near-cache entry (positive or negative). Without
+ * Redis both do nothing. Pub/sub is at-most-once, so
  * a lost message leaves a stale entry for at most the near-cache TTL. After the subscription drops and comes
  * back, messages may have been missed, so the whole near cache is cleared then.
  *

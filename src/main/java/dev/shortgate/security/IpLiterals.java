@@ -1,5 +1,6 @@
 package dev.shortgate.security;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -129,7 +130,7 @@ final class IpLiterals {
     }
 
     private static List<IPAddress> blocks(String... cidrs) {
-        return java.util.Arrays.stream(cidrs).map(cidr -> new IPAddressString(cidr).getAddress().toPrefixBlock())
+        return Arrays.stream(cidrs).map(cidr -> new IPAddressString(cidr).getAddress().toPrefixBlock())
                 .toList();
     }
 }

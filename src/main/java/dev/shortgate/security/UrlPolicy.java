@@ -27,8 +27,8 @@ import org.springframework.stereotype.Component;
  * control characters or spaces, at most {@value #MAX_LENGTH} characters, whose host is
  * <ul>
  *   <li>a valid host name ({@link HostNames}) or IP literal ({@link IpLiterals}) as a browser parses it (WHATWG
- *       URL Standard; UTS #46 non-transitional IDNA with STD3 rules), so {@code 0x7f.1} is the IPv4 address {@code 127.0.0.1} and {@code 1.2.3.4.5}
- *       is no host at all;</li>
+ *       URL Standard; UTS #46 non-transitional IDNA with STD3 rules), so {@code 0x7f.1} is the IPv4 address
+ *       {@code 127.0.0.1} and {@code 1.2.3.4.5} is no host at all;</li>
  *   <li>globally reachable: not loopback, private, link-local, CGNAT, multicast, reserved or documentation
  *       address, IPv4-mapped or NAT64/6to4 forms of those, nor {@code localhost}, a single-label name (such as
  *       the cloud metadata names {@code metadata} and {@code instance-data}) or a name under {@code .localhost},
@@ -221,7 +221,8 @@ public class UrlPolicy {
     }
 
     private static Set<String> canonicalConfiguredHosts(Collection<String> hosts, String property) {
-        return hosts.stream().map(host -> canonicalConfiguredHost(host, property)).collect(Collectors.toUnmodifiableSet());
+        return hosts.stream().map(host -> canonicalConfiguredHost(host, property))
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     /**
