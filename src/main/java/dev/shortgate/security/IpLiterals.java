@@ -27,21 +27,8 @@ final class IpLiterals {
     /** A part that is {@code 0x} alone: WHATWG reads it as 0, the library as a missing value. */
     private static final Pattern EMPTY_HEX = Pattern.compile("(?<=^|\\.)0[xX](?=\\.|$)");
 
-    private static final IPAddressStringParameters IPV4 = strict().allowIPv6(false).allowSingleSegment(true)
-            .getIPv4AddressParametersBuilder()
-            .allow_inet_aton(true).allow_inet_aton_hex(true).allow_inet_aton_octal(true)
-            .allow_inet_aton_joined_segments(true).allow_inet_aton_leading_zeros(true)
-            .allow_inet_aton_single_segment_mask(false).allow_inet_aton_extraneous_digits(false)
-            .allowLeadingZeros(true).allowUnlimitedLeadingZeros(true).allowBinary(false)
-            .getParentBuilder().toParams();
-
-    private static final IPAddressStringParameters IPV6 = strict().allowIPv4(false).allowSingleSegment(false)
-            .getIPv6AddressParametersBuilder()
-            .allowZone(false).allowEmptyZone(false).allowMixed(true).allowBase85(false).allowBinary(false)
-            .allowLeadingZeros(true).allowUnlimitedLeadingZeros(false)
-            .getEmbeddedIPv4AddressParametersBuilder()
-            .allow_inet_aton(false).allowLeadingZeros(false).allowUnlimitedLeadingZeros(false).allowBinary(false)
-            .getParentBuilder().getParentBuilder().toParams();
+    private static final IPAddressStringParameters IPV4 = ipv4();
+    private static final IPAddressStringParameters IPV6 = ipv6();
 
     /** Not globally reachable (IANA IPv4 Special-Purpose Address Registry). */
     private static final List<IPAddress> NOT_GLOBAL_IPV4 = blocks(
@@ -68,7 +55,7 @@ final class IpLiterals {
     private static final List<IPAddress> NOT_GLOBAL_IPV6 = blocks(
             "2001::/23",        // IETF protocol assignments, incl. Teredo
             "2001:db8::/32",    // documentation
-            "3fff::/20",        // documentation
+            "3ff0::/12",        // documentation 3fff::/20, and the unallocated space around it
             "5f00::/16");       // SRv6 SIDs
 
     private IpLiterals() {
@@ -121,6 +108,28 @@ final class IpLiterals {
             return isPublic(v6.get6To4IPv4Address());
         }
         return GLOBAL_UNICAST.contains(v6) && NOT_GLOBAL_IPV6.stream().noneMatch(block -> block.contains(v6));
+    }
+
+    /** Browsers' IPv4 forms: one to four parts, each decimal, {@code 0x} hex or leading-zero octal. */
+    private static IPAddressStringParameters ipv4() {
+        IPAddressStringParameters.Builder builder = strict().allowIPv6(false).allowSingleSegment(true);
+        builder.getIPv4AddressParametersBuilder()
+                .allow_inet_aton(true).allow_inet_aton_hex(true).allow_inet_aton_octal(true)
+                .allow_inet_aton_joined_segments(true).allow_inet_aton_leading_zeros(true)
+                .allow_inet_aton_single_segment_mask(false).allow_inet_aton_extraneous_digits(false)
+                .allowLeadingZeros(true).allowUnlimitedLeadingZeros(true).allowBinary(false);
+        return builder.toParams();
+    }
+
+    /** IPv6 as browsers take it: up to four hex digits a piece, an embedded IPv4 in plain dotted decimal, no zone. */
+    private static IPAddressStringParameters ipv6() {
+        IPAddressStringParameters.Builder builder = strict().allowIPv4(false).allowSingleSegment(false);
+        builder.getIPv6AddressParametersBuilder()
+                .allowZone(false).allowEmptyZone(false).allowMixed(true).allowBase85(false).allowBinary(false)
+                .allowLeadingZeros(true).allowUnlimitedLeadingZeros(false);
+        builder.getIPv6AddressParametersBuilder().getEmbeddedIPv4AddressParametersBuilder()
+                .allow_inet_aton(false).allowLeadingZeros(false).allowUnlimitedLeadingZeros(false).allowBinary(false);
+        return builder.toParams();
     }
 
     /** Only plain addresses: no prefix, mask, range, wildcard or empty string. */
