@@ -4,12 +4,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
+import dev.shortgate.system.RedisConfigured;
 import dev.shortgate.system.SharedRedis;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.scheduler.Scheduler;
@@ -49,12 +51,16 @@ class CodegenConfiguration {
     }
 
     @Bean
-    CodePool codePool(CodegenProperties properties, ObjectProvider<SharedRedis> redis, DatabaseClient db,
-                      @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix) {
-        SharedRedis shared = redis.getIfAvailable();
-        Duration timeout = properties.pool().timeout();
-        return shared != null ? new RedisCodePool(shared, keyPrefix, timeout, TIMER)
-                : new DatabaseCodePool(db, timeout, TIMER);
+    @RedisConfigured
+    CodePool redisCodePool(CodegenProperties properties, SharedRedis redis,
+                           @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix) {
+        return new RedisCodePool(redis, keyPrefix, properties.pool().timeout(), TIMER);
+    }
+
+    @Bean
+    @Conditional(RedisConfigured.Absent.class)
+    CodePool databaseCodePool(CodegenProperties properties, DatabaseClient db) {
+        return new DatabaseCodePool(db, properties.pool().timeout(), TIMER);
     }
 
     @Bean

@@ -3,6 +3,7 @@ package dev.shortgate.redirect;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.shortgate.link.Link;
@@ -23,9 +24,10 @@ import reactor.util.retry.Retry;
 /**
  * Keeps every pod's caches in step with link writes.
  *
- * <p>On this pod a write updates the near cache at once. With Redis on, a new or changed link is also written
- * through to Redis (a deleted one as its tombstone), and the code is published on the invalidation channel; every pod,
- * subscribed to that channel, evicts its near-cache entry (positive or negative). Pub/sub is at-most-once, so
+ * <p>On this pod a write updates the near cache at once. A new or changed link is also written through to the
+ * shared {@link RedisTier} (a deleted one as its tombstone), and the code is published on the
+ * {@link InvalidationBus}; every pod, subscribed to it, evicts its near-cache entry (positive or negative). Without
+ * Redis both do nothing. Pub/sub is at-most-once, so
  * a lost message leaves a stale entry for at most the near-cache TTL. After the subscription drops and comes
  * back, messages may have been missed, so the whole near cache is cleared then.
  *
@@ -38,6 +40,7 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     private final NearCache near;
     private final RedisTier redis;
+    private final InvalidationBus bus;
     private final UnknownCodeGuard guard;
     private final RedirectProperties.Redis.Repair repair;
     private final Duration redisTtl;
@@ -56,13 +59,14 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
      * @param announceWait how long a create waits for its announcement through Redis before answering
      * @param timer        fires the announcement's bounds: a thread that no stalled backend can hold up
      */
-    CacheInvalidator(NearCache near, RedisTier redis, UnknownCodeGuard guard, RedirectProperties properties,
-                     Duration announceWait, Scheduler timer, MeterRegistry registry) {
+    CacheInvalidator(NearCache near, RedisTier redis, InvalidationBus bus, UnknownCodeGuard guard,
+                     RedirectProperties properties, Duration announceWait, Scheduler timer, MeterRegistry registry) {
         this.announceWait = announceWait;
         this.announceLimit = properties.nearCache().loadDeadline();
         this.timer = timer;
         this.near = near;
         this.redis = redis;
+        this.bus = bus;
         this.guard = guard;
         this.repair = properties.redis().repair();
         this.redisTtl = properties.redis().ttl();
@@ -99,14 +103,14 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                     return Mono.empty();
                 });
         Mono<Void> announcement = Mono.whenDelayError(guarded, redis.put(link))
-                .then(Mono.defer(() -> redis.publishInvalidation(code)))
+                .then(Mono.defer(() -> bus.publish(code)))
                 .timeout(announceLimit, timer)
                 .onErrorResume(e -> {
                     log.warn("Could not announce new link {} through Redis: {}", code, e.toString());
                     return Mono.empty();
                 });
         Sinks.Empty<Void> announced = Sinks.empty();
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean done = new AtomicBoolean();
         announcement.subscribe(null, null, () -> { // errors were resumed above
             done.set(true);
             announced.tryEmitEmpty();
@@ -145,7 +149,7 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
         String code = link.code();
         near.invalidate(code);
         return redis.put(link)
-                .then(redis.publishInvalidation(code))
+                .then(bus.publish(code))
                 .onErrorResume(e -> {
                     log.warn("Could not write change of link {} to Redis; clearing it in the background: {}", code,
                             e.toString());
@@ -166,7 +170,7 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
         AtomicLong covered = new AtomicLong();
         Mono.defer(() -> {
                     covered.set(unrepaired.getOrDefault(code, 0L)); // every failure up to now, this attempt included
-                    return redis.delete(code).then(redis.publishInvalidation(code));
+                    return redis.delete(code).then(bus.publish(code));
                 })
                 .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
                 .takeUntilOther(stopping.asMono()) // shutdown cancels repairs still waiting to retry
@@ -192,16 +196,15 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     @Override
     public void start() {
-        boolean[] connectedBefore = {false};
+        AtomicBoolean connectedBefore = new AtomicBoolean();
         subscription = Mono.defer(() -> {
-                    if (connectedBefore[0]) {
+                    if (connectedBefore.getAndSet(true)) {
                         log.info("Invalidation channel reconnected; clearing the near cache in case messages were lost");
                         near.invalidateAll();
                     }
-                    connectedBefore[0] = true;
                     return Mono.empty();
                 })
-                .thenMany(redis.invalidations())
+                .thenMany(bus.invalidations())
                 .doOnNext(near::invalidate)
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(10))
                         .doBeforeRetry(signal -> log.warn("Invalidation channel failed, resubscribing: {}",

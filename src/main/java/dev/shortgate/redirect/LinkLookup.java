@@ -17,17 +17,20 @@ interface LinkLookup {
     /**
      * The answer for a code and the tier it came from: {@link Tier#NEAR} when the near cache held it, otherwise
      * the tier the lookup reached (also for requests that joined a lookup another request had started). The near
-     * cache keeps these; the fast path keeps the answer it prepares for the link on the one it holds.
+     * cache keeps these, and tells later requests the same answer as {@link #near()}; each keeps the redirect it
+     * prepares for its link.
      */
     final class Found {
 
         private final Link link; // null: the code is unknown
         private final Tier tier;
-        private RedirectAnswer answer; // made on first use by the fast path; immutable, so a racy set is harmless
+        private final Found near; // this answer as the near cache tells it once loaded: this one when tier is NEAR
+        private RedirectAnswer answer; // made on first use; immutable, so a racy set is harmless
 
         private Found(Link link, Tier tier) {
             this.link = link;
             this.tier = tier;
+            this.near = tier == Tier.NEAR ? this : new Found(link, Tier.NEAR);
         }
 
         static Found of(Link link, Tier tier) {
@@ -40,6 +43,11 @@ interface LinkLookup {
 
         Tier tier() {
             return tier;
+        }
+
+        /** The same answer, from the near cache: what requests after the load are told. */
+        Found near() {
+            return near;
         }
 
         /** The link's prepared answer, made once per cached entry; {@code null} for an unknown code. */

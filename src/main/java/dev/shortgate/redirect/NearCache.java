@@ -92,7 +92,7 @@ final class NearCache {
             return null;
         }
         stats.recordHits(1);
-        return entry.join();
+        return entry.join().near();
     }
 
     /**
@@ -113,7 +113,7 @@ final class NearCache {
         } else {
             stats.recordHits(1);
             if (entry.isDone()) {
-                return Mono.just(Found.of(entry.join().link().orElse(null), Tier.NEAR));
+                return Mono.just(entry.join().near());
             }
         }
         CompletableFuture<Found> pending = entry;

@@ -1,11 +1,20 @@
 package dev.shortgate.redirect;
 
+import java.util.regex.Pattern;
+
+import com.google.common.net.PercentEscaper;
+
 /**
  * Appends a visitor's query string to a link's target: after the target's own query (joined with {@code &}),
- * before its fragment. Characters that may not stand raw in a query are percent-encoded, so the result is
- * always a single, valid header value.
+ * before its fragment. Characters that may not stand raw in a query are percent-encoded (as UTF-8), so the result
+ * is always a single, valid header value.
  */
 final class QueryForwarding {
+
+    /** What may stand raw in a query besides letters and digits, existing escapes included. */
+    private static final PercentEscaper QUERY = new PercentEscaper("-._~!$&'()*+,;=:@/?%", false);
+
+    private static final Pattern LONE_SURROGATE = Pattern.compile("\\p{Cs}");
 
     private QueryForwarding() {
     }
@@ -23,23 +32,11 @@ final class QueryForwarding {
     }
 
     private static String sanitize(String query) {
-        StringBuilder out = new StringBuilder(query.length());
-        for (int i = 0; i < query.length(); i++) {
-            char c = query.charAt(i);
-            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "-._~!$&'()*+,;=:@/?%".indexOf(c) >= 0;
-            if (allowed) {
-                out.append(c);
-            } else if (c < 0x80) {
-                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-                        .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
-            } else {
-                for (byte b : String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-                    out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-                            .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
-                }
-            }
+        try {
+            return QUERY.escape(query);
+        } catch (IllegalArgumentException unpairedSurrogate) {
+            // UTF-8 has no form for a lone surrogate: write U+FFFD, the replacement character, in its place
+            return QUERY.escape(LONE_SURROGATE.matcher(query).replaceAll("\uFFFD"));
         }
-        return out.toString();
     }
 }

@@ -5,11 +5,10 @@ import java.time.Clock;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.LinkRepository;
 import dev.shortgate.system.ApiProperties;
-import dev.shortgate.system.BlockingDrivers;
+import dev.shortgate.system.DatabaseDialect;
 import dev.shortgate.system.RedisConfigured;
 import dev.shortgate.system.SharedRedis;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.r2dbc.spi.ConnectionFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -20,8 +19,10 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Wires the redirect path: {@code NearCache → RedisTier → LinkRepository}. Whether there is a shared Redis tier
- * is decided here, once: {@link RedisLinks} when Redis is configured, {@link RedisTier#NONE} otherwise.
+ * Wires the redirect path: {@code NearCache → RedisTier → UnknownCodeGuard → database}. Whether the tiers are shared
+ * is decided here, once, by which of the two nested configurations applies: {@link SharedTiers} when Redis is
+ * configured ({@link RedisLinks}, {@link RedisInvalidationBus}, {@link RedisCodeGuard}), {@link PodTiers} otherwise
+ * ({@link RedisTier#NONE}, {@link InvalidationBus#LOCAL}, {@link LocalCodeGuard}). The classes that use them never ask.
  */
 @Configuration(proxyBeanMethods = false)
 class RedirectConfiguration {
@@ -35,61 +36,77 @@ class RedirectConfiguration {
     }
 
     @Bean
-    @RedisConfigured
-    RedisCalls redisCalls(SharedRedis redis, RedirectProperties properties, Ticker ticker, MeterRegistry registry) {
-        return new RedisCalls(redis, properties.redis().timeout(), properties.redis().queueingLimit(), ticker, DEADLINES,
-                registry);
-    }
-
-    @Bean(destroyMethod = "dispose")
-    @RedisConfigured
-    Disposable redisHeartbeat(RedisCalls redis, RedirectProperties properties) {
-        return redis.heartbeat(properties.redis().queueingLimit());
-    }
-
-    @Bean
-    @RedisConfigured
-    RedisLinks redisTier(RedisCalls redis, ReactiveStringRedisTemplate pubSub, RedirectProperties properties,
-                         JsonMapper json, MeterRegistry registry) {
-        return new RedisLinks(redis, pubSub, properties.redis(), json, registry);
-    }
-
-    @Bean
-    @Conditional(RedisConfigured.Absent.class)
-    RedisTier noRedisTier() {
-        return RedisTier.NONE;
-    }
-
-    /** The unknown-code guard: shared in Redis when Redis is configured, else this pod's own. */
-    @Bean
-    @RedisConfigured
-    UnknownCodeGuard sharedCodeGuard(RedisCalls redis, LinkRepository links, RedirectProperties properties,
-                                     Ticker ticker) {
-        RedirectProperties.Guard guard = properties.guard();
-        return !guard.enabled() ? UnknownCodeGuard.OFF : new RedisCodeGuard(redis, links,
-                BloomShape.of(guard.expectedLinks(), guard.falsePositiveRate()), properties.redis().keyPrefix(), ticker);
-    }
-
-    @Bean
-    @Conditional(RedisConfigured.Absent.class)
-    UnknownCodeGuard localCodeGuard(LinkRepository links, RedirectProperties properties, Clock clock) {
-        RedirectProperties.Guard guard = properties.guard();
-        return !guard.enabled() ? UnknownCodeGuard.OFF : new LocalCodeGuard(links, guard.expectedLinks(),
-                guard.falsePositiveRate(), guard.refresh(), clock, Schedulers.parallel());
-    }
-
-    @Bean
     TieredLinkLookup linkLookup(NearCache near, RedisTier redis, UnknownCodeGuard guard, LinkRepository database,
-                                ConnectionFactory connectionFactory, RedirectProperties properties,
-                                MeterRegistry registry) {
-        return new TieredLinkLookup(near, redis, guard, properties.guard(), database,
-                BlockingDrivers.schedulerFor(connectionFactory), properties.dbTimeout(), properties.maxDbLookups(),
-                registry);
+                                DatabaseDialect dialect, RedirectProperties properties, MeterRegistry registry) {
+        return new TieredLinkLookup(near, redis, guard, properties.guard(), database::findByCode,
+                dialect.queryScheduler(), properties.dbTimeout(), properties.maxDbLookups(), registry);
     }
 
     @Bean
-    CacheInvalidator cacheInvalidator(NearCache near, RedisTier redis, UnknownCodeGuard guard,
+    CacheInvalidator cacheInvalidator(NearCache near, RedisTier redis, InvalidationBus bus, UnknownCodeGuard guard,
                                       RedirectProperties properties, ApiProperties api, MeterRegistry registry) {
-        return new CacheInvalidator(near, redis, guard, properties, api.announceWait(), DEADLINES, registry);
+        return new CacheInvalidator(near, redis, bus, guard, properties, api.announceWait(), DEADLINES, registry);
+    }
+
+    /** With Redis: the link tier, the invalidation channel and the unknown-code guard are shared by every pod. */
+    @Configuration(proxyBeanMethods = false)
+    @RedisConfigured
+    static class SharedTiers {
+
+        @Bean
+        RedisCalls redisCalls(SharedRedis redis, RedirectProperties properties, Ticker ticker,
+                              MeterRegistry registry) {
+            return new RedisCalls(redis, properties.redis().timeout(), properties.redis().queueingLimit(), ticker,
+                    DEADLINES, registry);
+        }
+
+        @Bean(destroyMethod = "dispose")
+        Disposable redisHeartbeat(RedisCalls redis, RedirectProperties properties) {
+            return redis.heartbeat(properties.redis().queueingLimit());
+        }
+
+        @Bean
+        RedisLinks redisTier(RedisCalls redis, RedirectProperties properties, JsonMapper json,
+                             MeterRegistry registry) {
+            return new RedisLinks(redis, properties.redis(), json, registry);
+        }
+
+        @Bean
+        RedisInvalidationBus invalidationBus(RedisCalls redis, ReactiveStringRedisTemplate pubSub,
+                                             RedirectProperties properties) {
+            return new RedisInvalidationBus(redis, pubSub, properties.redis());
+        }
+
+        @Bean
+        UnknownCodeGuard sharedCodeGuard(RedisCalls redis, LinkRepository links, RedirectProperties properties,
+                                         Ticker ticker) {
+            RedirectProperties.Guard guard = properties.guard();
+            return !guard.enabled() ? UnknownCodeGuard.OFF : new RedisCodeGuard(redis, links,
+                    BloomShape.of(guard.expectedLinks(), guard.falsePositiveRate()), properties.redis().keyPrefix(),
+                    ticker);
+        }
+    }
+
+    /** Without Redis: no shared tier, no one else to tell, and a guard of this pod's own. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(RedisConfigured.Absent.class)
+    static class PodTiers {
+
+        @Bean
+        RedisTier noRedisTier() {
+            return RedisTier.NONE;
+        }
+
+        @Bean
+        InvalidationBus localInvalidations() {
+            return InvalidationBus.LOCAL;
+        }
+
+        @Bean
+        UnknownCodeGuard localCodeGuard(LinkRepository links, RedirectProperties properties, Clock clock) {
+            RedirectProperties.Guard guard = properties.guard();
+            return !guard.enabled() ? UnknownCodeGuard.OFF : new LocalCodeGuard(links, guard.expectedLinks(),
+                    guard.falsePositiveRate(), guard.refresh(), clock, Schedulers.parallel());
+        }
     }
 }

@@ -67,14 +67,7 @@ final class RedisCalls {
 
     /** Runs a command on the shared connection, bounded and guarded as described above. */
     <T> Mono<T> call(Operation operation, Function<SharedRedis.Commands, Publisher<T>> command) {
-        return redis.commands()
-                .flatMap(commands -> Mono.from(command.apply(commands)))
-                .doOnEach(signal -> {
-                    if (signal.isOnNext() || signal.isOnComplete()) {
-                        liveness.answered();
-                    }
-                })
-                .timeout(giveUp(timeout, patience, liveness, timer))
+        return bounded(command)
                 .transformDeferred(CircuitBreakerOperator.of(breaker))
                 .doOnError(e -> errors.get(operation).increment());
     }
@@ -86,6 +79,11 @@ final class RedisCalls {
      * guard write refused here would then let those pods answer 404 for a code that exists.
      */
     <T> Mono<T> callPastBreaker(Operation operation, Function<SharedRedis.Commands, Publisher<T>> command) {
+        return bounded(command).doOnError(e -> errors.get(operation).increment());
+    }
+
+    /** The command on the shared connection, noting each answer for the liveness, and given up on as below. */
+    private <T> Mono<T> bounded(Function<SharedRedis.Commands, Publisher<T>> command) {
         return redis.commands()
                 .flatMap(commands -> Mono.from(command.apply(commands)))
                 .doOnEach(signal -> {
@@ -93,8 +91,7 @@ final class RedisCalls {
                         liveness.answered();
                     }
                 })
-                .timeout(giveUp(timeout, patience, liveness, timer))
-                .doOnError(e -> errors.get(operation).increment());
+                .timeout(giveUp(timeout, patience, liveness, timer));
     }
 
     /**

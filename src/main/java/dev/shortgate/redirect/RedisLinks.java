@@ -1,16 +1,14 @@
 package dev.shortgate.redirect;
 
+import java.util.Optional;
+
 import dev.shortgate.link.Link;
-import dev.shortgate.redirect.LinkLookup.Found;
 import io.lettuce.core.SetArgs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -24,7 +22,6 @@ final class RedisLinks implements RedisTier {
     private static final Logger log = LoggerFactory.getLogger(RedisLinks.class);
 
     private final RedisCalls redis;
-    private final ReactiveStringRedisTemplate pubSub;
     private final RedirectProperties.Redis settings;
     private final LinkCodec codec;
     private final SetArgs expiring;
@@ -33,10 +30,8 @@ final class RedisLinks implements RedisTier {
     private final Counter misses;
     private final Counter lookupErrors;
 
-    RedisLinks(RedisCalls redis, ReactiveStringRedisTemplate pubSub, RedirectProperties.Redis settings,
-               JsonMapper json, MeterRegistry registry) {
+    RedisLinks(RedisCalls redis, RedirectProperties.Redis settings, JsonMapper json, MeterRegistry registry) {
         this.redis = redis;
-        this.pubSub = pubSub;
         this.settings = settings;
         this.codec = new LinkCodec(json);
         this.expiring = SetArgs.Builder.px(settings.ttl().toMillis());
@@ -46,28 +41,16 @@ final class RedisLinks implements RedisTier {
         this.lookupErrors = TieredLinkLookup.lookups(registry, "redis", "error");
     }
 
-    /** Markers for "Redis does not hold it" and "Redis could not answer": both mean "ask below". */
-    private static final Found NOT_HELD = Found.of(null, Tier.REDIS);
-    private static final Found UNANSWERED = Found.of(null, Tier.REDIS);
-
+    /** Counts the answer as a hit or a miss, and a failure to answer in time as an error. */
     @Override
-    public Mono<Found> find(String code, Below below) {
+    public Mono<Optional<Link>> find(String code) {
         return get(code)
-                .map(link -> {
-                    hits.increment();
-                    return Found.of(link, Tier.REDIS);
-                })
-                .defaultIfEmpty(NOT_HELD)
-                .onErrorResume(error -> {
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .doOnNext(held -> (held.isPresent() ? hits : misses).increment())
+                .doOnError(error -> {
+                    lookupErrors.increment();
                     log.debug("Redis lookup failed, falling through to the database: {}", error.toString());
-                    return Mono.just(UNANSWERED);
-                })
-                .flatMap(found -> {
-                    if (found != NOT_HELD && found != UNANSWERED) {
-                        return Mono.just(found);
-                    }
-                    (found == NOT_HELD ? misses : lookupErrors).increment();
-                    return below.find(found == NOT_HELD).doOnNext(this::writeBack);
                 });
     }
 
@@ -83,31 +66,14 @@ final class RedisLinks implements RedisTier {
                 codec.encode(link), expiring)).then();
     }
 
-    /** What a lookup found below, written only where Redis holds nothing: a write-back never overwrites a change. */
-    private void writeBack(Found found) {
-        found.link().ifPresent(link -> redis.call(RedisCalls.Operation.SET, commands -> commands.strings().set(
-                settings.linkKey(link.code()), codec.encode(link), expiringIfAbsent))
-                .subscribe(done -> { }, error -> { }));
+    @Override
+    public void keep(Link link) {
+        redis.call(RedisCalls.Operation.SET, commands -> commands.strings().set(settings.linkKey(link.code()),
+                codec.encode(link), expiringIfAbsent)).subscribe(done -> { }, error -> { });
     }
 
     @Override
     public Mono<Void> delete(String code) {
         return redis.call(RedisCalls.Operation.DELETE, commands -> commands.keys().del(settings.linkKey(code))).then();
     }
-
-    @Override
-    public Mono<Void> publishInvalidation(String code) {
-        return redis.call(RedisCalls.Operation.PUBLISH, commands -> commands.server().publish(settings.invalidationChannel(),
-                code.getBytes(java.nio.charset.StandardCharsets.UTF_8))).then();
-    }
-
-    @Override
-    public Flux<String> invalidations() {
-        // Spring's listener container opens its connection with a blocking call: never on an event loop or a
-        // timer thread. Deferred, so a Redis that is down does not fail startup.
-        return Flux.defer(() -> pubSub.listenToChannel(settings.invalidationChannel()))
-                .map(message -> message.getMessage())
-                .subscribeOn(Schedulers.boundedElastic());
-    }
-
 }

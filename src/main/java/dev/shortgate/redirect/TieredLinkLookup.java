@@ -3,7 +3,7 @@ package dev.shortgate.redirect;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.shortgate.link.LinkRepository;
+import dev.shortgate.link.Link;
 import dev.shortgate.redirect.LinkLookup.Found;
 import io.github.bucket4j.Bucket;
 import io.micrometer.core.instrument.Counter;
@@ -16,7 +16,8 @@ import reactor.core.scheduler.Scheduler;
  * Near cache, then the shared Redis tier, then the unknown-code guard, then the database; what a lower tier finds is
  * written back to the tiers above it. A Redis failure falls through to the database (the guard, kept in Redis, is
  * skipped then). A database failure is an error (the handler answers 503) and is not remembered, so the next request
- * tries again.
+ * tries again. Each answer carries the tier that produced it ({@link Found#tier()}); the near cache hands that same
+ * answer to every request that joined the load, and tells later requests {@link Tier#NEAR}.
  *
  * <p>Database lookups in flight are bounded ({@code max-db-lookups}, 200 by default, ten times the connection pool):
  * past that a lookup answers 503 at once instead of queueing for a connection, so a database that stops answering
@@ -32,7 +33,7 @@ final class TieredLinkLookup implements LinkLookup {
     private final RedisTier redis;
     private final UnknownCodeGuard guard;
     private final Bucket verifications;
-    private final LinkRepository database;
+    private final Database database;
     private final Scheduler dbScheduler;
     private final Duration dbTimeout;
     private final int maxDbLookups;
@@ -44,7 +45,7 @@ final class TieredLinkLookup implements LinkLookup {
     private final Counter guardHealed;
 
     TieredLinkLookup(NearCache near, RedisTier redis, UnknownCodeGuard guard, RedirectProperties.Guard guarding,
-                     LinkRepository database, Scheduler dbScheduler, Duration dbTimeout, int maxDbLookups,
+                     Database database, Scheduler dbScheduler, Duration dbTimeout, int maxDbLookups,
                      MeterRegistry registry) {
         this.near = near;
         this.redis = redis;
@@ -78,13 +79,31 @@ final class TieredLinkLookup implements LinkLookup {
                 .register(registry);
     }
 
+    /** The database's side of a lookup: the link stored under a code, or empty when there is none. */
+    @FunctionalInterface
+    interface Database {
+        Mono<Link> findByCode(String code);
+    }
+
     @Override
     public Mono<Found> find(String code) {
         return near.get(code, this::load);
     }
 
+    /**
+     * Redis first; what it says picks the next step: its link, or (when it holds nothing) the guard and then the
+     * database, or (when it cannot answer) the database alone. What the database says is kept in Redis.
+     */
     private Mono<Found> load(String code) {
-        return redis.find(code, redisAnswered -> redisAnswered ? guarded(code) : fromDatabase(code));
+        return redis.find(code)
+                .map(held -> held.map(link -> Mono.just(Found.of(link, Tier.REDIS)))
+                        .orElseGet(() -> keptInRedis(guarded(code))))
+                .onErrorResume(unanswered -> Mono.just(keptInRedis(fromDatabase(code))))
+                .flatMap(next -> next);
+    }
+
+    private Mono<Found> keptInRedis(Mono<Found> below) {
+        return below.doOnNext(found -> found.link().ifPresent(redis::keep));
     }
 
     private Mono<Found> guarded(String code) {

@@ -1,11 +1,12 @@
 package dev.shortgate.security;
 
+import dev.shortgate.system.DatabaseDialect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
 
 /**
  * Makes sure someone can use the API. A configured {@code SHORTGATE_ADMIN_KEY} needs nothing stored. Without
@@ -20,9 +21,9 @@ class AdminKeyBootstrap {
     private final ApiKeys keys;
     private final boolean embedded;
 
-    AdminKeyBootstrap(ApiKeys keys, Environment environment) {
+    AdminKeyBootstrap(ApiKeys keys, DatabaseDialect dialect) {
         this.keys = keys;
-        this.embedded = environment.getProperty("spring.r2dbc.url", "").startsWith("r2dbc:h2:");
+        this.embedded = dialect.embedded();
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -35,7 +36,7 @@ class AdminKeyBootstrap {
                 .flatMap(none -> {
                     if (!embedded) {
                         log.warn("No admin API key is configured or stored: set SHORTGATE_ADMIN_KEY to use the API");
-                        return reactor.core.publisher.Mono.empty();
+                        return Mono.empty();
                     }
                     return keys.create("bootstrap-admin", ApiScope.ADMIN).doOnNext(created -> log.warn(
                             "Generated the first admin API key (id {}). It is shown only this once; store it now:\n\n"

@@ -2,7 +2,6 @@ package dev.shortgate.security;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -15,6 +14,7 @@ import java.util.Optional;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
+import com.google.common.hash.Hashing;
 import dev.shortgate.system.Problem;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
@@ -155,11 +155,7 @@ public class ApiKeys {
     }
 
     static byte[] sha256(String value) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        }
+        return Hashing.sha256().hashString(value, StandardCharsets.UTF_8).asBytes();
     }
 
     private static Instant instant(LocalDateTime value) {

@@ -33,7 +33,7 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
             derived.put("spring.flyway.url", jdbcUrl(r2dbcUrl));
             ConnectionFactoryOptions options = ConnectionFactoryOptions.parse(r2dbcUrl);
             String user = firstText(environment.getProperty("spring.r2dbc.username"), value(options, ConnectionFactoryOptions.USER));
-            if (user == null && "h2".equals(driver(options))) {
+            if (user == null && DatabaseDialect.ofUrl(options) == DatabaseDialect.H2) {
                 user = "sa"; // H2 ties a database file to the user that made it; both drivers must agree
                 derived.put("spring.r2dbc.username", user);
             }
@@ -68,19 +68,24 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
      */
     static String jdbcUrl(String r2dbcUrl) {
         ConnectionFactoryOptions options = ConnectionFactoryOptions.parse(r2dbcUrl);
-        String driver = driver(options);
+        String driver = DatabaseDialect.driver(options);
         if (driver == null) {
             throw new IllegalArgumentException("Cannot derive a JDBC URL from " + redacted(r2dbcUrl) + ": no driver");
         }
+        DatabaseDialect dialect = DatabaseDialect.ofUrl(options);
+        if (dialect == null) {
+            throw new IllegalArgumentException("Unsupported R2DBC driver '" + driver + "' in " + redacted(r2dbcUrl)
+                    + "; use r2dbc:mysql or r2dbc:h2");
+        }
         String database = value(options, ConnectionFactoryOptions.DATABASE);
-        return switch (driver) {
-            case "mysql", "mariadb" -> {
+        return switch (dialect) {
+            case MYSQL -> {
                 String host = value(options, ConnectionFactoryOptions.HOST);
                 Object port = options.getValue(ConnectionFactoryOptions.PORT);
                 yield "jdbc:mariadb://" + host + (port != null ? ":" + port : "") + "/" + (database != null ? database : "")
                         + mariadbTls(options);
             }
-            case "h2" -> {
+            case H2 -> {
                 StringBuilder url = new StringBuilder("jdbc:h2:").append(protocol(options)).append(':').append(database);
                 String settings = value(options, H2ConnectionFactoryProvider.OPTIONS);
                 if (StringUtils.hasText(settings)) {
@@ -94,8 +99,6 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
                 }
                 yield url.toString();
             }
-            default -> throw new IllegalArgumentException("Unsupported R2DBC driver '" + driver + "' in "
-                    + redacted(r2dbcUrl) + "; use r2dbc:mysql or r2dbc:h2");
         };
     }
 
@@ -130,16 +133,6 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
             query.append("&serverSslCert=").append(ca);
         }
         return query.isEmpty() ? "" : "?" + query;
-    }
-
-    /** The database driver; for {@code r2dbc:pool:<driver>:...} the one the pool wraps. */
-    private static String driver(ConnectionFactoryOptions options) {
-        String driver = value(options, ConnectionFactoryOptions.DRIVER);
-        if (!"pool".equals(driver)) {
-            return driver;
-        }
-        String wrapped = value(options, ConnectionFactoryOptions.PROTOCOL);
-        return wrapped == null ? null : wrapped.split(":", 2)[0];
     }
 
     /** The driver's protocol, such as {@code file} or {@code mem} for H2, past any {@code pool:} wrapping. */

@@ -15,8 +15,8 @@ public final class JsonProblems {
 
     /** The first JSON error in {@code error}'s causes that names a field, if any. */
     static JacksonException fieldError(Throwable error) {
-        JacksonException json = Failures.find(error, JacksonException.class);
-        return json != null && field(json) != null ? json : null;
+        return Causes.of(error).filter(t -> t instanceof JacksonException json && field(json) != null)
+                .map(JacksonException.class::cast).findFirst().orElse(null);
     }
 
     /** An {@code invalid-request} problem naming the field {@code error} is about (the body, if none). */

@@ -72,7 +72,7 @@ public class ProblemRenderer implements WebExceptionHandler {
      * {@code Retry-After}); anything else a 500, logged with its stack trace.
      */
     static ErrorResponse toProblem(Throwable ex, ServerWebExchange exchange) {
-        ProblemException raised = Failures.find(ex, ProblemException.class);
+        ProblemException raised = Causes.find(ex, ProblemException.class).orElse(null);
         if (raised != null) {
             return raised;
         }
@@ -80,7 +80,7 @@ public class ProblemRenderer implements WebExceptionHandler {
         if (badField != null) {
             return JsonProblems.invalidField(badField);
         }
-        if (Failures.find(ex, DataBufferLimitException.class) != null) {
+        if (Causes.any(ex, DataBufferLimitException.class)) {
             return Problem.PAYLOAD_TOO_LARGE.toException("The request body is larger than this endpoint accepts.");
         }
         if (ex instanceof ErrorResponse known) {
@@ -105,7 +105,7 @@ public class ProblemRenderer implements WebExceptionHandler {
         Problem problem = forStatus(status);
         detail.setType(problem.type());
         detail.setTitle(problem.title());
-        if (Failures.find(ex, DecodingException.class) != null
+        if (Causes.any(ex, DecodingException.class)
                 || (status.value() == 400 && "Failed to read HTTP message".equals(detail.getDetail()))) {
             detail.setDetail("The request body is not valid JSON for this endpoint.");
         } else if (status.value() == 404) {

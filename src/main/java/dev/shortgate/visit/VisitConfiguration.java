@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 import dev.shortgate.security.ClientIpResolver;
+import dev.shortgate.system.DatabaseDialect;
 import dev.shortgate.system.SharedSecrets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
@@ -71,8 +72,9 @@ class VisitConfiguration {
     }
 
     @Bean
-    MultiRowSql visitSql(DatabaseClient db, ConnectionFactory connectionFactory, VisitProperties properties) {
-        return new MultiRowSql(db, BindMarkersFactoryResolver.resolve(connectionFactory), isMySql(connectionFactory),
+    MultiRowSql visitSql(DatabaseClient db, ConnectionFactory connectionFactory, DatabaseDialect dialect,
+                         VisitProperties properties) {
+        return new MultiRowSql(db, BindMarkersFactoryResolver.resolve(connectionFactory), dialect.mysql(),
                 properties.lockWaitSeconds());
     }
 
@@ -95,11 +97,5 @@ class VisitConfiguration {
     @Bean
     VisitRetention visitRetention(DatabaseClient db, VisitProperties properties, Clock clock, MeterRegistry registry) {
         return new VisitRetention(db, properties, clock, Schedulers.parallel(), registry);
-    }
-
-    /** r2dbc-mysql (MySQL and MariaDB) names itself "MySQL"; a pool reports the name of what it pools. */
-    static boolean isMySql(ConnectionFactory connectionFactory) {
-        String name = connectionFactory.getMetadata().getName();
-        return name != null && name.contains("MySQL");
     }
 }

@@ -5,8 +5,7 @@ import java.time.Duration;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.shortgate.system.BlockingDrivers;
-import io.r2dbc.spi.ConnectionFactory;
+import dev.shortgate.system.DatabaseDialect;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -31,10 +30,10 @@ public class VisitCounts {
     private final Scheduler scheduler;
     private final VisitTally tally;
 
-    VisitCounts(DatabaseClient db, Ticker ticker, ConnectionFactory connectionFactory, VisitTally tally) {
+    VisitCounts(DatabaseClient db, Ticker ticker, DatabaseDialect dialect, VisitTally tally) {
         this.db = db;
         this.tally = tally;
-        this.scheduler = BlockingDrivers.schedulerFor(connectionFactory);
+        this.scheduler = dialect.queryScheduler();
         this.counts = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(FRESHNESS).ticker(ticker).build();
     }
 

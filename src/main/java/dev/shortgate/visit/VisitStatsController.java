@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
+import dev.shortgate.link.Link;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.Problem;
 import dev.shortgate.system.ProblemException;
@@ -40,7 +40,6 @@ class VisitStatsController {
     static final int MAX_DAYS = 366;
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 1000;
-    private static final Pattern CODE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final VisitQueries queries;
     private final Clock clock;
@@ -146,7 +145,7 @@ class VisitStatsController {
 
     /** Completes when the link exists and this caller may read it; a 404 otherwise, as if it did not exist. */
     private Mono<Void> visible(String code, ApiPrincipal caller) {
-        Mono<Boolean> exists = CODE.matcher(code).matches()
+        Mono<Boolean> exists = Link.CODE.matcher(code).matches()
                 ? queries.liveLinkOwner(code).map(owner -> caller.canRead(owner.orElse(null))).defaultIfEmpty(false)
                 : Mono.just(false);
         return exists.flatMap(found -> found ? Mono.<Void>empty()

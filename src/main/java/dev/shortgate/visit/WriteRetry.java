@@ -2,6 +2,7 @@ package dev.shortgate.visit;
 
 import java.util.function.Consumer;
 
+import dev.shortgate.system.Causes;
 import io.r2dbc.spi.R2dbcBadGrammarException;
 import org.springframework.r2dbc.BadSqlGrammarException;
 import reactor.core.publisher.Mono;
@@ -34,19 +35,10 @@ final class WriteRetry {
 
     /** A failure that no retry can mend: the database rejected the statement itself. */
     static boolean neverSucceeds(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof R2dbcBadGrammarException || t instanceof BadSqlGrammarException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.any(error, R2dbcBadGrammarException.class, BadSqlGrammarException.class);
     }
 
     static Throwable rootCause(Throwable error) {
-        Throwable t = error;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t;
+        return Causes.root(error);
     }
 }

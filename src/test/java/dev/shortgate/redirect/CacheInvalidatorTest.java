@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.shortgate.link.Link;
@@ -38,7 +39,7 @@ class CacheInvalidatorTest {
     void createAnswersAfterTheWaitWhenRedisNeverAnswersAndTheAnnouncementIsCancelledAtItsBound() {
         PublisherProbe<Void> put = PublisherProbe.of(Mono.never());
         PublisherProbe<Void> guardAdd = PublisherProbe.of(Mono.never());
-        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put, PublisherProbe.empty()),
+        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put), bus(PublisherProbe.empty()),
                 guard(guardAdd), properties, WAIT, timer, new SimpleMeterRegistry());
 
         StepVerifier.create(invalidator.created(link))
@@ -60,8 +61,8 @@ class CacheInvalidatorTest {
         PublisherProbe<Void> put = PublisherProbe.empty();
         PublisherProbe<Void> publish = PublisherProbe.empty();
         PublisherProbe<Void> guardAdd = PublisherProbe.of(Mono.delay(Duration.ofMillis(10), timer).then());
-        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put, publish), guard(guardAdd), properties,
-                WAIT, timer, new SimpleMeterRegistry());
+        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put), bus(publish), guard(guardAdd),
+                properties, WAIT, timer, new SimpleMeterRegistry());
 
         StepVerifier.create(invalidator.created(link))
                 .then(() -> timer.advanceTimeBy(Duration.ofMillis(9)))
@@ -75,11 +76,15 @@ class CacheInvalidatorTest {
         publish.assertWasSubscribed();
     }
 
-    private static RedisTier tier(PublisherProbe<Void> put, PublisherProbe<Void> publish) {
+    private static RedisTier tier(PublisherProbe<Void> put) {
         return new RedisTier() {
             @Override
-            public Mono<LinkLookup.Found> find(String code, Below below) {
-                return below.find(true);
+            public Mono<Optional<Link>> find(String code) {
+                return Mono.just(Optional.empty());
+            }
+
+            @Override
+            public void keep(Link link) {
             }
 
             @Override
@@ -91,9 +96,13 @@ class CacheInvalidatorTest {
             public Mono<Void> delete(String code) {
                 return Mono.never();
             }
+        };
+    }
 
+    private static InvalidationBus bus(PublisherProbe<Void> publish) {
+        return new InvalidationBus() {
             @Override
-            public Mono<Void> publishInvalidation(String code) {
+            public Mono<Void> publish(String code) {
                 return publish.mono();
             }
 

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.shortgate.support.Pods;
+import dev.shortgate.system.DatabaseDialect;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.r2dbc.spi.ConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.MediaType;
@@ -86,8 +86,8 @@ class VisitsIT {
         List<String> hostile = List.of("it's \"quoted\" \\ back\\slash", "'); DROP TABLE visit; --",
                 "NUL\u0000inside", "emoji \uD83D\uDE00 and \u00e9", "CR\r\nLF\ttab", "\\'", "X'41'", "?", "$1 :name",
                 "\u001a ctrl-Z", "_utf8mb4 X'27'", "", "a".repeat(4000));
-        ConnectionFactory connections = pods.app().bean(ConnectionFactory.class);
-        assertThat(VisitConfiguration.isMySql(connections)).as("the hex-literal path is the one under test").isTrue();
+        assertThat(pods.app().bean(DatabaseDialect.class)).as("the hex-literal path is the one under test")
+                .isEqualTo(DatabaseDialect.MYSQL);
         DatabaseClient db = pods.app().bean(DatabaseClient.class);
         VisitBatchWriter writer = new VisitBatchWriter(pods.app().bean(MultiRowSql.class),
                 TransactionalOperator.create(pods.app().bean(ReactiveTransactionManager.class)),

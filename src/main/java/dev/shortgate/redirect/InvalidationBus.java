@@ -1,0 +1,31 @@
+package dev.shortgate.redirect;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Tells every pod that a link changed, so each drops its near-cache entry for the code. With Redis configured it
+ * is {@link RedisInvalidationBus} (pub/sub); without, {@link #LOCAL}: a single pod updates its own near cache
+ * directly and has no one else to tell. Chosen once, in {@link RedirectConfiguration}.
+ */
+interface InvalidationBus {
+
+    /** Tells every pod (this one included) to drop its near-cache entry for the code. */
+    Mono<Void> publish(String code);
+
+    /** Codes other pods changed; long-lived, and errors when the channel drops so the caller can resubscribe. */
+    Flux<String> invalidations();
+
+    /** One pod alone: messages go nowhere, and none arrive. */
+    InvalidationBus LOCAL = new InvalidationBus() {
+        @Override
+        public Mono<Void> publish(String code) {
+            return Mono.empty();
+        }
+
+        @Override
+        public Flux<String> invalidations() {
+            return Flux.never();
+        }
+    };
+}

@@ -1,0 +1,27 @@
+package dev.shortgate.security;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shortgate.system.RedisConfigured;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** Where the shared rate-limit buckets live: in Redis when it is configured, nowhere (each pod its own) otherwise. */
+@Configuration(proxyBeanMethods = false)
+class RateLimitConfiguration {
+
+    @Bean
+    @RedisConfigured
+    RedisBuckets redisBuckets(LettuceConnectionFactory redis,
+                              @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix, Ticker ticker) {
+        return new RedisBuckets(redis, keyPrefix + "rate:", ticker);
+    }
+
+    @Bean
+    @Conditional(RedisConfigured.Absent.class)
+    SharedBuckets podBuckets() {
+        return SharedBuckets.NONE;
+    }
+}
