@@ -15,8 +15,7 @@ public final class Base62 {
         }
     }
 
-    private Base62() {
-    }
+    private Base62() {}
 
     /** How many codes of this length exist: {@code 62^length}. */
     public static long spaceSize(int length) {

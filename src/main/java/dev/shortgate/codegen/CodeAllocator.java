@@ -68,14 +68,16 @@ public final class CodeAllocator {
      */
     public Mono<String> firstCandidate(String url, int length) {
         CodeGenerator.checkLength(length);
-        return candidates.round(url, length, 0)
+        return candidates
+                .round(url, length, 0)
                 .filter(list -> !list.isEmpty())
                 .map(list -> list.get(0))
                 .switchIfEmpty(Mono.error(() -> new CodeSpaceExhaustedException(length, 1)));
     }
 
     private <T> Mono<T> tryRound(String url, int length, int round, Function<String, Mono<T>> claim) {
-        return candidates.round(url, length, round)
+        return candidates
+                .round(url, length, round)
                 .flatMapMany(Flux::fromIterable)
                 .concatMap(claim)
                 .next();

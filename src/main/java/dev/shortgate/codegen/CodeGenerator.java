@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -81,8 +80,8 @@ public final class CodeGenerator {
 
     public static void checkLength(int length) {
         if (length < MIN_LENGTH || length > MAX_LENGTH) {
-            throw new IllegalArgumentException("Code length must be between " + MIN_LENGTH + " and " + MAX_LENGTH
-                    + ", got " + length);
+            throw new IllegalArgumentException(
+                    "Code length must be between " + MIN_LENGTH + " and " + MAX_LENGTH + ", got " + length);
         }
     }
 }

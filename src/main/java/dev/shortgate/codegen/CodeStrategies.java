@@ -19,7 +19,8 @@ public final class CodeStrategies {
 
     /** Only the {@code hash} strategy: for tests and tools that need no database. */
     public static CodeStrategies hash(Clock clock) {
-        return new CodeStrategies(CodeStrategy.HASH,
+        return new CodeStrategies(
+                CodeStrategy.HASH,
                 key -> new HashCandidates(new CodeGenerator(key), CodeAllocator.timestampSalts(clock)));
     }
 

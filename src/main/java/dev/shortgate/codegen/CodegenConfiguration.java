@@ -29,16 +29,20 @@ class CodegenConfiguration {
     private static final Scheduler TIMER = Schedulers.newSingle("shortgate-codegen-timer", true);
 
     @Bean
-    CodeStrategies codeStrategies(CodegenProperties properties, ObjectProvider<CodePool> pool, DatabaseClient db,
-                                  Clock clock, MeterRegistry registry) {
+    CodeStrategies codeStrategies(
+            CodegenProperties properties,
+            ObjectProvider<CodePool> pool,
+            DatabaseClient db,
+            Clock clock,
+            MeterRegistry registry) {
         return switch (properties.strategy()) {
             case HASH -> CodeStrategies.hash(clock);
             case SEQUENCE -> {
                 SequenceBlocks blocks = new SequenceBlocks(
                         new DatabaseSequenceStore(db, Duration.ofSeconds(5), TIMER),
                         properties.sequence().blockSize());
-                yield new CodeStrategies(CodeStrategy.SEQUENCE,
-                        key -> new SequenceCandidates(blocks, new FeistelPermutation(key)));
+                yield new CodeStrategies(
+                        CodeStrategy.SEQUENCE, key -> new SequenceCandidates(blocks, new FeistelPermutation(key)));
             }
             case POOL -> {
                 Counter misses = Counter.builder("shortgate.codegen.pool.misses")
@@ -52,8 +56,10 @@ class CodegenConfiguration {
 
     @Bean
     @RedisConfigured
-    CodePool redisCodePool(CodegenProperties properties, SharedRedis redis,
-                           @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix) {
+    CodePool redisCodePool(
+            CodegenProperties properties,
+            SharedRedis redis,
+            @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix) {
         return new RedisCodePool(redis, keyPrefix, properties.pool().timeout(), TIMER);
     }
 
@@ -64,11 +70,16 @@ class CodegenConfiguration {
     }
 
     @Bean
-    PoolFiller poolFiller(CodegenProperties properties, CodePool pool, ObjectProvider<TakenCodes> taken,
-                          MeterRegistry registry) {
-        List<Integer> lengths = properties.strategy() == CodeStrategy.POOL
-                ? List.of(properties.defaultLength()) : List.of();
-        return new PoolFiller(pool, codes -> taken.getObject().taken(codes), properties.pool(), lengths,
-                Schedulers.parallel(), registry);
+    PoolFiller poolFiller(
+            CodegenProperties properties, CodePool pool, ObjectProvider<TakenCodes> taken, MeterRegistry registry) {
+        List<Integer> lengths =
+                properties.strategy() == CodeStrategy.POOL ? List.of(properties.defaultLength()) : List.of();
+        return new PoolFiller(
+                pool,
+                codes -> taken.getObject().taken(codes),
+                properties.pool(),
+                lengths,
+                Schedulers.parallel(),
+                registry);
     }
 }

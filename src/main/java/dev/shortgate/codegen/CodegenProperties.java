@@ -29,7 +29,10 @@ import org.springframework.validation.annotation.Validated;
 public record CodegenProperties(
         String secret,
         @DefaultValue("8") @Min(1) @Max(1024) int maxRounds,
-        @DefaultValue("7") @Min(CodeGenerator.MIN_LENGTH) @Max(CodeGenerator.MAX_LENGTH) int defaultLength,
+
+        @DefaultValue("7") @Min(CodeGenerator.MIN_LENGTH) @Max(CodeGenerator.MAX_LENGTH)
+        int defaultLength,
+
         @NotNull @DefaultValue("hash") CodeStrategy strategy,
         @Valid @DefaultValue Sequence sequence,
         @Valid @DefaultValue Pool pool) {
@@ -42,8 +45,7 @@ public record CodegenProperties(
      * @param blockSize counter values a pod reserves at once (one database round trip per block); a pod that stops
      *                  leaves at most this many unused, a gap in the sequence
      */
-    public record Sequence(@Positive @DefaultValue("1000") long blockSize) {
-    }
+    public record Sequence(@Positive @DefaultValue("1000") long blockSize) {}
 
     /**
      * @param lowWater     the filler tops the pool up when it holds fewer codes of a length than this
@@ -52,11 +54,12 @@ public record CodegenProperties(
      * @param chunk        codes generated, checked (one query) and added at a time
      * @param timeout      how long a create waits to take a pooled code before using a fresh random one instead
      */
-    public record Pool(@Positive @DefaultValue("10000") long lowWater,
-                       @Positive @DefaultValue("50000") long highWater,
-                       @NotNull @DefaultValue("1s") Duration fillInterval,
-                       @Positive @Max(10000) @DefaultValue("1000") int chunk,
-                       @NotNull @DefaultValue("200ms") Duration timeout) {
+    public record Pool(
+            @Positive @DefaultValue("10000") long lowWater,
+            @Positive @DefaultValue("50000") long highWater,
+            @NotNull @DefaultValue("1s") Duration fillInterval,
+            @Positive @Max(10000) @DefaultValue("1000") int chunk,
+            @NotNull @DefaultValue("200ms") Duration timeout) {
 
         public Pool {
             if (highWater < lowWater) {

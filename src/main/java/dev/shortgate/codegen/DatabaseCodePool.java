@@ -31,22 +31,26 @@ final class DatabaseCodePool implements CodePool {
     @Override
     public Mono<String> take(int length) {
         return Flux.range(0, TRIES)
-                .concatMap(attempt -> db.sql("SELECT code FROM code_pool WHERE code_length = :length AND code >= :from "
-                                + "ORDER BY code LIMIT 1")
-                        .bind("length", length)
-                        .bind("from", RandomCodes.next(length))
-                        .map(row -> row.get("code", String.class))
-                        .one()
-                        .switchIfEmpty(db.sql("SELECT code FROM code_pool WHERE code_length = :length ORDER BY code "
-                                        + "LIMIT 1")
+                .concatMap(
+                        attempt -> db.sql("SELECT code FROM code_pool WHERE code_length = :length AND code >= :from "
+                                        + "ORDER BY code LIMIT 1")
                                 .bind("length", length)
+                                .bind("from", RandomCodes.next(length))
                                 .map(row -> row.get("code", String.class))
-                                .one())
-                        .flatMap(code -> db.sql("DELETE FROM code_pool WHERE code = :code")
-                                .bind("code", code)
-                                .fetch().rowsUpdated()
-                                .filter(rows -> rows > 0)
-                                .map(rows -> code)), 1)
+                                .one()
+                                .switchIfEmpty(
+                                        db.sql("SELECT code FROM code_pool WHERE code_length = :length ORDER BY code "
+                                                        + "LIMIT 1")
+                                                .bind("length", length)
+                                                .map(row -> row.get("code", String.class))
+                                                .one())
+                                .flatMap(code -> db.sql("DELETE FROM code_pool WHERE code = :code")
+                                        .bind("code", code)
+                                        .fetch()
+                                        .rowsUpdated()
+                                        .filter(rows -> rows > 0)
+                                        .map(rows -> code)),
+                        1)
                 .next()
                 .timeout(timeout, timer);
     }
@@ -71,12 +75,18 @@ final class DatabaseCodePool implements CodePool {
             if (!code.chars().allMatch(c -> Base62.ALPHABET.indexOf(c) >= 0) || code.length() != length) {
                 throw new IllegalArgumentException("not a code of length " + length + ": " + code);
             }
-            sql.append(i++ == 0 ? "" : ", ").append("('").append(code).append("', ").append(length).append(')');
+            sql.append(i++ == 0 ? "" : ", ")
+                    .append("('")
+                    .append(code)
+                    .append("', ")
+                    .append(length)
+                    .append(')');
         }
-        return db.sql(sql.toString()).fetch().rowsUpdated()
+        return db.sql(sql.toString())
+                .fetch()
+                .rowsUpdated()
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.empty()) // a racing filler added one already
                 .timeout(timeout.multipliedBy(50), timer)
                 .then();
     }
-
 }

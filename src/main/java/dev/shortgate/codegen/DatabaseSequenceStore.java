@@ -33,14 +33,15 @@ final class DatabaseSequenceStore implements SequenceBlocks.Store {
                         .bind("length", length)
                         .map(row -> ((Number) row.get("next_value")).longValue())
                         .one()
-                        .switchIfEmpty(Mono.error(() -> new IllegalStateException(
-                                "code_sequence has no row for length " + length)))
+                        .switchIfEmpty(Mono.error(
+                                () -> new IllegalStateException("code_sequence has no row for length " + length)))
                         .flatMap(start -> db.sql("UPDATE code_sequence SET next_value = :end "
                                         + "WHERE code_length = :length AND next_value = :start")
                                 .bind("end", start + size)
                                 .bind("length", length)
                                 .bind("start", start)
-                                .fetch().rowsUpdated()
+                                .fetch()
+                                .rowsUpdated()
                                 .flatMap(rows -> rows > 0 ? Mono.just(start) : Mono.<Long>error(LostRace::new))))
                 .retryWhen(Retry.max(ATTEMPTS).filter(LostRace.class::isInstance))
                 .timeout(timeout, timer);

@@ -3,7 +3,6 @@ package dev.shortgate.codegen;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 

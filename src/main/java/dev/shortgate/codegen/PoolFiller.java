@@ -38,8 +38,13 @@ final class PoolFiller implements SmartLifecycle {
     private final Map<Integer, AtomicLong> levels = new TreeMap<>();
     private volatile Disposable filling;
 
-    PoolFiller(CodePool pool, TakenCodes taken, CodegenProperties.Pool settings, List<Integer> lengths,
-               Scheduler scheduler, MeterRegistry registry) {
+    PoolFiller(
+            CodePool pool,
+            TakenCodes taken,
+            CodegenProperties.Pool settings,
+            List<Integer> lengths,
+            Scheduler scheduler,
+            MeterRegistry registry) {
         this.pool = pool;
         this.taken = taken;
         this.settings = settings;
@@ -60,8 +65,8 @@ final class PoolFiller implements SmartLifecycle {
         return Flux.fromIterable(lengths)
                 .concatMap(length -> pool.size(length)
                         .doOnNext(size -> levels.get(length).set(size))
-                        .flatMap(size -> size >= settings.lowWater() ? Mono.empty()
-                                : topUp(length, settings.highWater() - size))
+                        .flatMap(size ->
+                                size >= settings.lowWater() ? Mono.empty() : topUp(length, settings.highWater() - size))
                         .onErrorResume(error -> {
                             log.warn("Could not fill the code pool of length {}: {}", length, error.toString());
                             return Mono.empty();
@@ -74,17 +79,19 @@ final class PoolFiller implements SmartLifecycle {
         int chunk = (int) Math.min(settings.chunk(), Math.max(1, space / 4)); // short lengths have few codes
         long chunks = (wanted + chunk - 1) / chunk;
         return Flux.range(0, (int) Math.min(chunks, Integer.MAX_VALUE))
-                .concatMap(i -> {
-                    Set<String> fresh = new LinkedHashSet<>();
-                    for (int n = 0; n < chunk * 2 && fresh.size() < chunk; n++) {
-                        fresh.add(RandomCodes.next(length));
-                    }
-                    return taken.taken(fresh).flatMap(held -> {
-                        List<String> free = new ArrayList<>(fresh);
-                        free.removeAll(held);
-                        return pool.add(length, free).thenReturn((long) free.size());
-                    });
-                }, 1)
+                .concatMap(
+                        i -> {
+                            Set<String> fresh = new LinkedHashSet<>();
+                            for (int n = 0; n < chunk * 2 && fresh.size() < chunk; n++) {
+                                fresh.add(RandomCodes.next(length));
+                            }
+                            return taken.taken(fresh).flatMap(held -> {
+                                List<String> free = new ArrayList<>(fresh);
+                                free.removeAll(held);
+                                return pool.add(length, free).thenReturn((long) free.size());
+                            });
+                        },
+                        1)
                 .reduce(0L, Long::sum)
                 .flatMap(added -> pool.size(length))
                 .doOnNext(size -> levels.get(length).set(size))

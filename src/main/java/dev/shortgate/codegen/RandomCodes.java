@@ -7,8 +7,7 @@ final class RandomCodes {
 
     private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(SecureRandom::new);
 
-    private RandomCodes() {
-    }
+    private RandomCodes() {}
 
     static String next(int length) {
         SecureRandom random = RANDOM.get();

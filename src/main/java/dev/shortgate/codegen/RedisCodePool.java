@@ -37,7 +37,9 @@ final class RedisCodePool implements CodePool {
 
     @Override
     public Mono<Long> size(int length) {
-        return redis.commands().flatMap(commands -> commands.sets().scard(prefix + length)).timeout(timeout, timer);
+        return redis.commands()
+                .flatMap(commands -> commands.sets().scard(prefix + length))
+                .timeout(timeout, timer);
     }
 
     @Override
@@ -45,8 +47,11 @@ final class RedisCodePool implements CodePool {
         if (codes.isEmpty()) {
             return Mono.empty();
         }
-        byte[][] members = codes.stream().map(code -> code.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
-        return redis.commands().flatMap(commands -> commands.sets().sadd(prefix + length, members))
+        byte[][] members = codes.stream()
+                .map(code -> code.getBytes(StandardCharsets.US_ASCII))
+                .toArray(byte[][]::new);
+        return redis.commands()
+                .flatMap(commands -> commands.sets().sadd(prefix + length, members))
                 .timeout(timeout.multipliedBy(10), timer)
                 .then();
     }

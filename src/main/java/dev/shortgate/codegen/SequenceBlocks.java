@@ -84,8 +84,7 @@ final class SequenceBlocks {
     }
 
     /** A reservation of the block that follows {@code replaces}. */
-    private record Reservation(Block replaces, Mono<Void> mono) {
-    }
+    private record Reservation(Block replaces, Mono<Void> mono) {}
 
     private static final class Block {
         final AtomicLong next;

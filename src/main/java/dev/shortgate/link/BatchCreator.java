@@ -30,6 +30,7 @@ class BatchCreator {
 
     /** Generated items of a batch written by one statement; a few such chunks run at once. */
     static final int CHUNK = 200;
+
     static final int CHUNKS_AT_ONCE = 3;
 
     private final LinkRepository links;
@@ -73,8 +74,8 @@ class BatchCreator {
             }
             Flux<ItemResult> singles = Flux.fromIterable(single.entrySet())
                     .flatMap(item -> one(item.getKey(), creator.create(item.getValue())), concurrency);
-            Flux<ItemResult> together = Flux.fromIterable(chunks)
-                    .flatMap(chunk -> createTogether(chunk, concurrency), CHUNKS_AT_ONCE);
+            Flux<ItemResult> together =
+                    Flux.fromIterable(chunks).flatMap(chunk -> createTogether(chunk, concurrency), CHUNKS_AT_ONCE);
             return Flux.concat(Flux.fromIterable(refused), Flux.merge(together, singles));
         });
     }
@@ -84,7 +85,8 @@ class BatchCreator {
         wanted.values().forEach(prepared -> urls.add(prepared.link().url()));
         return links.findGenerated(urls).collectList().flatMapMany(existing -> {
             Map<String, List<Link>> byUrl = new HashMap<>();
-            existing.forEach(link -> byUrl.computeIfAbsent(link.url(), url -> new ArrayList<>()).add(link));
+            existing.forEach(link ->
+                    byUrl.computeIfAbsent(link.url(), url -> new ArrayList<>()).add(link));
             List<ItemResult> found = new ArrayList<>();
             Map<Integer, Prepared> toMake = new LinkedHashMap<>();
             List<Integer> again = new ArrayList<>(); // the same link as an earlier item: found once that one is made
@@ -92,7 +94,8 @@ class BatchCreator {
             wanted.forEach((index, prepared) -> {
                 Link match = byUrl.getOrDefault(prepared.link().url(), List.of()).stream()
                         .filter(link -> link.code().length() == prepared.length() && link.satisfies(prepared.link()))
-                        .findFirst().orElse(null);
+                        .findFirst()
+                        .orElse(null);
                 if (match != null) {
                     found.add(ItemResult.of(index, new Created(match, false)));
                 } else if (!seen.add(sameness(prepared))) {
@@ -109,21 +112,32 @@ class BatchCreator {
     /** What makes two items of a batch the same create: find-if-exists would give the second the first's link. */
     private static List<Object> sameness(Prepared prepared) {
         Link link = prepared.link();
-        return Arrays.asList(link.url(), prepared.length(), link.redirectStatus(), link.expiresAt(), link.maxVisits(),
-                link.disabled(), link.forwardQuery(), link.apiKeyId());
+        return Arrays.asList(
+                link.url(),
+                prepared.length(),
+                link.redirectStatus(),
+                link.expiresAt(),
+                link.maxVisits(),
+                link.disabled(),
+                link.forwardQuery(),
+                link.apiKeyId());
     }
 
     private Flux<ItemResult> makeTogether(Map<Integer, Prepared> toMake, int concurrency) {
         List<Integer> indexes = new ArrayList<>(toMake.keySet());
-        return creator.allocator().flatMap(codes -> Flux.fromIterable(indexes)
-                        .flatMapSequential(index -> {
-                            Prepared prepared = toMake.get(index);
-                            return codes.firstCandidate(prepared.link().url(), prepared.length())
-                                    .map(code -> LinkCreator.withCode(prepared.link(), code));
-                        }, 64)
+        return creator.allocator()
+                .flatMap(codes -> Flux.fromIterable(indexes)
+                        .flatMapSequential(
+                                index -> {
+                                    Prepared prepared = toMake.get(index);
+                                    return codes.firstCandidate(prepared.link().url(), prepared.length())
+                                            .map(code -> LinkCreator.withCode(prepared.link(), code));
+                                },
+                                64)
                         .collectList())
                 .flatMapMany(candidates -> links.insertAll(candidates)
-                        .then(links.findByCodes(candidates.stream().map(Link::code).toList()))
+                        .then(links.findByCodes(
+                                candidates.stream().map(Link::code).toList()))
                         .flatMapMany(held -> {
                             List<ItemResult> ours = new ArrayList<>();
                             List<Integer> conflicting = new ArrayList<>();
@@ -136,16 +150,22 @@ class BatchCreator {
                                 }
                             }
                             Flux<ItemResult> announced = Flux.fromIterable(ours)
-                                    .flatMap(result -> creator.announce(result.created()).thenReturn(result), 256);
+                                    .flatMap(
+                                            result -> creator.announce(result.created())
+                                                    .thenReturn(result),
+                                            256);
                             return Flux.merge(announced, oneByOne(conflicting, toMake, concurrency));
                         }));
     }
 
     private Flux<ItemResult> oneByOne(List<Integer> indexes, Map<Integer, Prepared> items, int concurrency) {
-        return Flux.fromIterable(indexes).flatMap(index -> {
-            Prepared prepared = items.get(index);
-            return one(index, creator.createGenerated(prepared.link(), prepared.length()));
-        }, concurrency);
+        return Flux.fromIterable(indexes)
+                .flatMap(
+                        index -> {
+                            Prepared prepared = items.get(index);
+                            return one(index, creator.createGenerated(prepared.link(), prepared.length()));
+                        },
+                        concurrency);
     }
 
     private static Mono<ItemResult> one(int index, Mono<Created> create) {

@@ -14,8 +14,15 @@ import java.time.Instant;
  * @param redirectStatus 301, 302 (default), 307 or 308
  * @param forwardQuery   append the visitor's query string to the target
  */
-public record CreateLinkRequest(String url, Integer length, String alias, Instant expiresAt, Long maxVisits,
-                         Boolean disabled, Integer redirectStatus, Boolean forwardQuery) {
+public record CreateLinkRequest(
+        String url,
+        Integer length,
+        String alias,
+        Instant expiresAt,
+        Long maxVisits,
+        Boolean disabled,
+        Integer redirectStatus,
+        Boolean forwardQuery) {
 
     CreateLinkRequest(String url, Integer length, String alias) {
         this(url, length, alias, null, null, null, null, null);

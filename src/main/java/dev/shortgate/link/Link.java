@@ -18,9 +18,18 @@ import java.util.Objects;
  * @param apiKeyId       the API key that created it, or {@code null} for the configured admin key
  * @param deletedAt      when it was deleted (a tombstone: its code is never reused), or {@code null}
  */
-public record Link(String code, String url, int redirectStatus, boolean alias, Instant createdAt,
-                   Instant expiresAt, Long maxVisits, boolean disabled, boolean forwardQuery, Long apiKeyId,
-                   Instant deletedAt) {
+public record Link(
+        String code,
+        String url,
+        int redirectStatus,
+        boolean alias,
+        Instant createdAt,
+        Instant expiresAt,
+        Long maxVisits,
+        boolean disabled,
+        boolean forwardQuery,
+        Long apiKeyId,
+        Instant deletedAt) {
 
     public static final int DEFAULT_REDIRECT_STATUS = 302;
 
@@ -29,7 +38,10 @@ public record Link(String code, String url, int redirectStatus, boolean alias, I
 
     /** What a redirect should do with this link at a given moment, before counting visits. */
     public enum State {
-        ACTIVE, DISABLED, EXPIRED, DELETED
+        ACTIVE,
+        DISABLED,
+        EXPIRED,
+        DELETED
     }
 
     public State stateAt(Instant now) {
@@ -47,9 +59,14 @@ public record Link(String code, String url, int redirectStatus, boolean alias, I
 
     /** Whether this link already is what a create request with these settings would make. */
     boolean satisfies(Link wanted) {
-        return deletedAt == null && !disabled && url.equals(wanted.url) && alias == wanted.alias
-                && redirectStatus == wanted.redirectStatus && forwardQuery == wanted.forwardQuery
-                && Objects.equals(expiresAt, wanted.expiresAt) && Objects.equals(maxVisits, wanted.maxVisits)
+        return deletedAt == null
+                && !disabled
+                && url.equals(wanted.url)
+                && alias == wanted.alias
+                && redirectStatus == wanted.redirectStatus
+                && forwardQuery == wanted.forwardQuery
+                && Objects.equals(expiresAt, wanted.expiresAt)
+                && Objects.equals(maxVisits, wanted.maxVisits)
                 && Objects.equals(apiKeyId, wanted.apiKeyId);
     }
 }

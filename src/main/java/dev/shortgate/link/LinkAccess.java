@@ -57,6 +57,8 @@ class LinkAccess {
     }
 
     static ProblemException notFoundProblem(String code) {
-        return Problem.LINK_NOT_FOUND.toException("No link has the code '" + code + "'.").with("code", code);
+        return Problem.LINK_NOT_FOUND
+                .toException("No link has the code '" + code + "'.")
+                .with("code", code);
     }
 }

@@ -65,7 +65,8 @@ class LinkController {
         return links.create(request, ApiPrincipal.of(exchange)).map(result -> {
             LinkResponse body = toResponse(result.link());
             return result.created()
-                    ? ResponseEntity.created(URI.create("/api/v1/links/" + body.code())).body(body)
+                    ? ResponseEntity.created(URI.create("/api/v1/links/" + body.code()))
+                            .body(body)
                     : ResponseEntity.ok(body);
         });
     }
@@ -78,12 +79,15 @@ class LinkController {
      * finds it (find-if-exists) rather than making a second code.
      */
     @PostMapping(path = "/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Mono<ResponseEntity<Map<String, List<Object>>>> batch(@RequestBody BatchRequest request,
-                                                          ServerWebExchange exchange) {
-        if (request.links() == null || request.links().isEmpty() || request.links().size() > MAX_BATCH) {
+    Mono<ResponseEntity<Map<String, List<Object>>>> batch(
+            @RequestBody BatchRequest request, ServerWebExchange exchange) {
+        if (request.links() == null
+                || request.links().isEmpty()
+                || request.links().size() > MAX_BATCH) {
             int size = request.links() == null ? 0 : request.links().size();
-            return Mono.error(Problem.INVALID_REQUEST.toException("links must hold 1 to " + MAX_BATCH
-                    + " items; got " + size + ".").with("field", "links"));
+            return Mono.error(Problem.INVALID_REQUEST
+                    .toException("links must hold 1 to " + MAX_BATCH + " items; got " + size + ".")
+                    .with("field", "links"));
         }
         ApiPrincipal caller = ApiPrincipal.of(exchange);
         List<JsonNode> nodes = request.links();
@@ -106,10 +110,16 @@ class LinkController {
             items.add(item);
         }
         return links.createBatch(items, caller, BATCH_CONCURRENCY)
-                .doOnNext(result -> results.compareAndSet(result.index(), null, result.problem() != null
-                        ? itemProblem(result.index(), result.problem())
-                        : toResponse(result.created().link()).withStatus(result.created().created()
-                                ? HttpStatus.CREATED.value() : HttpStatus.OK.value())))
+                .doOnNext(result -> results.compareAndSet(
+                        result.index(),
+                        null,
+                        result.problem() != null
+                                ? itemProblem(result.index(), result.problem())
+                                : toResponse(result.created().link())
+                                        .withStatus(
+                                                result.created().created()
+                                                        ? HttpStatus.CREATED.value()
+                                                        : HttpStatus.OK.value())))
                 .then(Mono.just(Boolean.TRUE))
                 .timeout(budget, Mono.just(Boolean.FALSE).publishOn(Schedulers.parallel()), deadlines.timer())
                 .map(finished -> {
@@ -119,8 +129,10 @@ class LinkController {
                         Object result = results.get(i);
                         if (result == null) {
                             late++;
-                            result = itemProblem(i, ApiDeadlines.deadlineExceeded("This item was not finished "
-                                    + "within the batch deadline (" + deadlines.batchDeadlineSetting() + ")."));
+                            result = itemProblem(
+                                    i,
+                                    ApiDeadlines.deadlineExceeded("This item was not finished "
+                                            + "within the batch deadline (" + deadlines.batchDeadlineSetting() + ")."));
                         }
                         answer.add(result);
                     }
@@ -128,7 +140,8 @@ class LinkController {
                         return ResponseEntity.ok(Map.of("results", answer));
                     }
                     deadlines.batchItemsExceeded(late);
-                    return ResponseEntity.ok().header(HttpHeaders.RETRY_AFTER, "1")
+                    return ResponseEntity.ok()
+                            .header(HttpHeaders.RETRY_AFTER, "1")
                             .body(Map.of("results", answer));
                 });
     }
@@ -140,10 +153,13 @@ class LinkController {
     }
 
     @GetMapping
-    Mono<Map<String, Object>> list(@RequestParam(required = false) String cursor,
-                                   @RequestParam(required = false) Integer limit, ServerWebExchange exchange) {
+    Mono<Map<String, Object>> list(
+            @RequestParam(required = false) String cursor,
+            @RequestParam(required = false) Integer limit,
+            ServerWebExchange exchange) {
         return links.list(cursor, limit, ApiPrincipal.of(exchange)).map(page -> {
-            List<LinkResponse> items = page.links().stream().map(this::toResponse).toList();
+            List<LinkResponse> items =
+                    page.links().stream().map(this::toResponse).toList();
             return page.nextCursor() == null
                     ? Map.of("links", items)
                     : Map.of("links", items, "nextCursor", page.nextCursor());
@@ -155,7 +171,9 @@ class LinkController {
         return links.get(code, ApiPrincipal.of(exchange)).map(this::toResponse);
     }
 
-    @PatchMapping(path = "/{code}", consumes = {MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE})
+    @PatchMapping(
+            path = "/{code}",
+            consumes = {MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE})
     Mono<LinkResponse> update(@PathVariable String code, @RequestBody ObjectNode patch, ServerWebExchange exchange) {
         return Mono.fromSupplier(() -> LinkPatch.of(patch, json))
                 .flatMap(changes -> links.update(code, changes, ApiPrincipal.of(exchange)))
@@ -165,7 +183,8 @@ class LinkController {
     @DeleteMapping("/{code}")
     @ApiResponse(responseCode = "204", description = "Deleted; the code is never reused")
     Mono<ResponseEntity<Void>> delete(@PathVariable String code, ServerWebExchange exchange) {
-        return links.delete(code, ApiPrincipal.of(exchange)).thenReturn(ResponseEntity.noContent().build());
+        return links.delete(code, ApiPrincipal.of(exchange))
+                .thenReturn(ResponseEntity.noContent().build());
     }
 
     private LinkResponse toResponse(Link link) {

@@ -27,18 +27,29 @@ class LinkCreator {
     private final Counter collisions;
     private final Mono<CodeAllocator> allocator;
 
-    LinkCreator(LinkRepository links, CodegenSecret secret, CodegenProperties codegen, CodeStrategies strategies,
-                LinkChanges changes, MeterRegistry registry) {
+    LinkCreator(
+            LinkRepository links,
+            CodegenSecret secret,
+            CodegenProperties codegen,
+            CodeStrategies strategies,
+            LinkChanges changes,
+            MeterRegistry registry) {
         this.links = links;
         this.changes = changes;
-        this.createdGenerated = Counter.builder("shortgate.links.creations").tag("kind", "generated")
-                .description("Links created").register(registry);
-        this.createdAlias = Counter.builder("shortgate.links.creations").tag("kind", "alias")
-                .description("Links created").register(registry);
+        this.createdGenerated = Counter.builder("shortgate.links.creations")
+                .tag("kind", "generated")
+                .description("Links created")
+                .register(registry);
+        this.createdAlias = Counter.builder("shortgate.links.creations")
+                .tag("kind", "alias")
+                .description("Links created")
+                .register(registry);
         this.collisions = Counter.builder("shortgate.codegen.collisions")
-                .description("Candidate codes that were already taken by another URL").register(registry);
+                .description("Candidate codes that were already taken by another URL")
+                .register(registry);
         // Made once, when the secret is first read (kept for good; a failed read is tried again by the next create)
-        this.allocator = secret.get().map(key -> new CodeAllocator(strategies.forKey(key), codegen.maxRounds()))
+        this.allocator = secret.get()
+                .map(key -> new CodeAllocator(strategies.forKey(key), codegen.maxRounds()))
                 .cache(made -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
     }
 
@@ -48,7 +59,8 @@ class LinkCreator {
     }
 
     Mono<Created> create(LinkRequests.Prepared prepared) {
-        return prepared.link().alias() ? createAlias(prepared.link())
+        return prepared.link().alias()
+                ? createAlias(prepared.link())
                 : createGenerated(prepared.link(), prepared.length());
     }
 
@@ -57,11 +69,11 @@ class LinkCreator {
                 .filter(link -> link.code().length() == length && link.satisfies(wanted))
                 .next()
                 .map(link -> new Created(link, false));
-        return existing.switchIfEmpty(Mono.defer(() -> allocator.flatMap(codes -> codes.allocate(wanted.url(), length,
-                        code -> claim(code, wanted), existing))))
-                .onErrorMap(CodeSpaceExhaustedException.class, e -> Problem.CODE_SPACE_EXHAUSTED.toException(
-                                "No free code of length " + length + " was found after " + e.rounds()
-                                        + " rounds; try a longer length.")
+        return existing.switchIfEmpty(Mono.defer(() -> allocator.flatMap(
+                        codes -> codes.allocate(wanted.url(), length, code -> claim(code, wanted), existing))))
+                .onErrorMap(CodeSpaceExhaustedException.class, e -> Problem.CODE_SPACE_EXHAUSTED
+                        .toException("No free code of length " + length + " was found after " + e.rounds()
+                                + " rounds; try a longer length.")
                         .with("length", length))
                 .flatMap(this::announce);
     }
@@ -72,14 +84,15 @@ class LinkCreator {
      */
     private Mono<Created> claim(String code, Link wanted) {
         Link candidate = withCode(wanted, code);
-        return links.insert(candidate).flatMap(inserted -> inserted
-                ? Mono.just(new Created(candidate, true))
-                : links.findByCode(code)
-                        .filter(holder -> holder.satisfies(candidate))
-                        .switchIfEmpty(Mono.defer(() -> links.findByCreateKey(wanted, code.length())))
-                        .filter(holder -> holder.satisfies(candidate))
-                        .map(holder -> new Created(holder, false))
-                        .switchIfEmpty(Mono.fromRunnable(collisions::increment)));
+        return links.insert(candidate)
+                .flatMap(inserted -> inserted
+                        ? Mono.just(new Created(candidate, true))
+                        : links.findByCode(code)
+                                .filter(holder -> holder.satisfies(candidate))
+                                .switchIfEmpty(Mono.defer(() -> links.findByCreateKey(wanted, code.length())))
+                                .filter(holder -> holder.satisfies(candidate))
+                                .map(holder -> new Created(holder, false))
+                                .switchIfEmpty(Mono.fromRunnable(collisions::increment)));
     }
 
     private Mono<Created> createAlias(Link candidate) {
@@ -89,8 +102,8 @@ class LinkCreator {
                         : links.findByCode(candidate.code())
                                 .filter(holder -> holder.satisfies(candidate))
                                 .map(holder -> new Created(holder, false))
-                                .switchIfEmpty(Mono.error(() -> Problem.ALIAS_TAKEN.toException(
-                                        "The alias '" + candidate.code() + "' is already taken.")
+                                .switchIfEmpty(Mono.error(() -> Problem.ALIAS_TAKEN
+                                        .toException("The alias '" + candidate.code() + "' is already taken.")
                                         .with("field", "alias"))))
                 .flatMap(this::announce);
     }
@@ -105,7 +118,17 @@ class LinkCreator {
     }
 
     static Link withCode(Link link, String code) {
-        return new Link(code, link.url(), link.redirectStatus(), link.alias(), link.createdAt(), link.expiresAt(),
-                link.maxVisits(), link.disabled(), link.forwardQuery(), link.apiKeyId(), link.deletedAt());
+        return new Link(
+                code,
+                link.url(),
+                link.redirectStatus(),
+                link.alias(),
+                link.createdAt(),
+                link.expiresAt(),
+                link.maxVisits(),
+                link.disabled(),
+                link.forwardQuery(),
+                link.apiKeyId(),
+                link.deletedAt());
     }
 }

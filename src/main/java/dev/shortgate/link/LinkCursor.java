@@ -33,7 +33,8 @@ record LinkCursor(Instant createdAt, String code) {
     }
 
     String encode() {
-        return Base64.getUrlEncoder().withoutPadding()
+        return Base64.getUrlEncoder()
+                .withoutPadding()
                 .encodeToString((createdAt.toEpochMilli() + ":" + code).getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -39,8 +39,10 @@ class LinkEditor {
     Mono<Link> update(String code, LinkPatch patch, ApiPrincipal caller) {
         return Mono.defer(() -> access.changeableVersioned(code, caller).flatMap(current -> apply(current, patch)))
                 .retryWhen(Retry.max(PATCH_ATTEMPTS - 1).filter(LostRace.class::isInstance))
-                .onErrorMap(Exceptions::isRetryExhausted, e -> Problem.LINK_CHANGED_CONCURRENTLY.toException(
-                        "The link kept changing while this change was applied; try again."));
+                .onErrorMap(
+                        Exceptions::isRetryExhausted,
+                        e -> Problem.LINK_CHANGED_CONCURRENTLY.toException(
+                                "The link kept changing while this change was applied; try again."));
     }
 
     private Mono<Link> apply(LinkRepository.Versioned versioned, LinkPatch patch) {
@@ -59,14 +61,14 @@ class LinkEditor {
         Long maxVisits = current.maxVisits();
         if (patch.has("maxVisits")) {
             if (patch.maxVisits() != null && patch.maxVisits() < 1) {
-                throw LinkRequests.invalid("maxVisits",
-                        "maxVisits must be a positive whole number, or null to remove the limit.");
+                throw LinkRequests.invalid(
+                        "maxVisits", "maxVisits must be a positive whole number, or null to remove the limit.");
             }
             maxVisits = patch.maxVisits();
         }
         boolean disabled = patch.has("disabled") ? bool(patch.disabled(), "disabled") : current.disabled();
-        boolean forwardQuery = patch.has("forwardQuery")
-                ? bool(patch.forwardQuery(), "forwardQuery") : current.forwardQuery();
+        boolean forwardQuery =
+                patch.has("forwardQuery") ? bool(patch.forwardQuery(), "forwardQuery") : current.forwardQuery();
         int status = current.redirectStatus();
         if (patch.has("redirectStatus")) {
             if (patch.redirectStatus() == null) {
@@ -75,21 +77,41 @@ class LinkEditor {
             status = patch.redirectStatus();
             LinkRequests.checkStatus(status);
         }
-        Link changed = new Link(current.code(), url, status, current.alias(), current.createdAt(), expiresAt,
-                maxVisits, disabled, forwardQuery, current.apiKeyId(), null);
+        Link changed = new Link(
+                current.code(),
+                url,
+                status,
+                current.alias(),
+                current.createdAt(),
+                expiresAt,
+                maxVisits,
+                disabled,
+                forwardQuery,
+                current.apiKeyId(),
+                null);
         return links.update(changed, versioned.version(), clock.instant())
-                .flatMap(updated -> updated ? changes.changed(changed).thenReturn(changed)
-                        : Mono.error(new LostRace()));
+                .flatMap(
+                        updated -> updated ? changes.changed(changed).thenReturn(changed) : Mono.error(new LostRace()));
     }
 
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
     Mono<Void> delete(String code, ApiPrincipal caller) {
         Instant now = requests.now();
-        return access.changeable(code, caller).flatMap(link -> links.markDeleted(code, now).flatMap(deleted -> deleted
-                ? changes.changed(new Link(link.code(), link.url(), link.redirectStatus(), link.alias(),
-                        link.createdAt(), link.expiresAt(), link.maxVisits(), link.disabled(), link.forwardQuery(),
-                        link.apiKeyId(), now))
-                : Mono.<Void>error(LinkAccess.notFoundProblem(code))));
+        return access.changeable(code, caller).flatMap(link -> links.markDeleted(code, now)
+                .flatMap(deleted -> deleted
+                        ? changes.changed(new Link(
+                                link.code(),
+                                link.url(),
+                                link.redirectStatus(),
+                                link.alias(),
+                                link.createdAt(),
+                                link.expiresAt(),
+                                link.maxVisits(),
+                                link.disabled(),
+                                link.forwardQuery(),
+                                link.apiKeyId(),
+                                now))
+                        : Mono.<Void>error(LinkAccess.notFoundProblem(code))));
     }
 
     private static boolean bool(Boolean value, String field) {

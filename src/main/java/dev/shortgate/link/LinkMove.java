@@ -33,8 +33,11 @@ class LinkMove {
     private final TransactionalOperator transactions;
     private final int batchSize;
 
-    LinkMove(DatabaseClient db, LinkTables tables, ReactiveTransactionManager transactionManager,
-             StorageProperties properties) {
+    LinkMove(
+            DatabaseClient db,
+            LinkTables tables,
+            ReactiveTransactionManager transactionManager,
+            StorageProperties properties) {
         this.db = db;
         this.tables = tables;
         this.transactions = TransactionalOperator.create(transactionManager);
@@ -59,7 +62,10 @@ class LinkMove {
             return Mono.error(new IllegalStateException(
                     "set shortgate.storage.table-split=first-char on every pod before moving links"));
         }
-        return Mono.defer(this::moveBatch).repeat().takeUntil(moved -> moved < batchSize).reduce(0L, Long::sum);
+        return Mono.defer(this::moveBatch)
+                .repeat()
+                .takeUntil(moved -> moved < batchSize)
+                .reduce(0L, Long::sum);
     }
 
     /** Moves the first {@link StorageProperties#moveBatchSize} rows of {@code link} in code order. */
@@ -73,21 +79,25 @@ class LinkMove {
 
     private Mono<Long> move(List<String> codes) {
         Map<String, List<String>> byTable = new LinkedHashMap<>();
-        codes.forEach(code -> byTable.computeIfAbsent(LinkTables.splitTable(code), table -> new ArrayList<>()).add(code));
+        codes.forEach(code -> byTable.computeIfAbsent(LinkTables.splitTable(code), table -> new ArrayList<>())
+                .add(code));
         Flux<Long> copies = Flux.fromIterable(byTable.entrySet()).concatMap(entry -> db.sql("INSERT INTO "
                         + entry.getKey() + " (" + COLUMNS + ") SELECT " + COLUMNS + " FROM " + LinkTables.LEGACY
                         + " WHERE code IN (:codes)")
                 .bind("codes", entry.getValue())
-                .fetch().rowsUpdated());
+                .fetch()
+                .rowsUpdated());
         // A claim already there is a split-layout row's with the same key: it was created after this row was changed
         // (find-if-exists would have found this row otherwise), so this row needs no claim of its own.
         Mono<Long> claims = db.sql("INSERT IGNORE INTO link_create_key (create_key, code) SELECT create_key, code FROM "
                         + LinkTables.LEGACY + " WHERE code IN (:codes) AND create_key IS NOT NULL")
                 .bind("codes", codes)
-                .fetch().rowsUpdated();
+                .fetch()
+                .rowsUpdated();
         Mono<Long> delete = db.sql("DELETE FROM " + LinkTables.LEGACY + " WHERE code IN (:codes)")
                 .bind("codes", codes)
-                .fetch().rowsUpdated();
+                .fetch()
+                .rowsUpdated();
         return copies.then(claims).then(delete);
     }
 }

@@ -22,16 +22,26 @@ import tools.jackson.databind.node.ObjectNode;
  * @param redirectStatus 301, 302, 307 or 308
  * @param forwardQuery   append the visitor's query string to the target
  */
-public record LinkPatch(Set<String> present, String url, Instant expiresAt, Long maxVisits, Boolean disabled,
-                 Integer redirectStatus, Boolean forwardQuery) {
+public record LinkPatch(
+        Set<String> present,
+        String url,
+        Instant expiresAt,
+        Long maxVisits,
+        Boolean disabled,
+        Integer redirectStatus,
+        Boolean forwardQuery) {
 
-    static final Set<String> EDITABLE = Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus",
-            "forwardQuery");
+    static final Set<String> EDITABLE =
+            Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus", "forwardQuery");
 
     /** The values of a patch, bound by Jackson; which of them the patch named is kept apart. */
-    record Values(String url, Instant expiresAt, Long maxVisits, Boolean disabled, Integer redirectStatus,
-                  Boolean forwardQuery) {
-    }
+    record Values(
+            String url,
+            Instant expiresAt,
+            Long maxVisits,
+            Boolean disabled,
+            Integer redirectStatus,
+            Boolean forwardQuery) {}
 
     public LinkPatch {
         present = Set.copyOf(present);
@@ -42,8 +52,9 @@ public record LinkPatch(Set<String> present, String url, Instant expiresAt, Long
         Set<String> named = new LinkedHashSet<>(body.propertyNames());
         for (String field : named) {
             if (!EDITABLE.contains(field)) {
-                throw Problem.INVALID_REQUEST.toException("'" + field + "' cannot be changed; editable fields are "
-                        + EDITABLE + ".").with("field", field);
+                throw Problem.INVALID_REQUEST
+                        .toException("'" + field + "' cannot be changed; editable fields are " + EDITABLE + ".")
+                        .with("field", field);
             }
         }
         Values values;
@@ -52,13 +63,25 @@ public record LinkPatch(Set<String> present, String url, Instant expiresAt, Long
         } catch (JacksonException e) {
             throw JsonProblems.invalidField(e);
         }
-        return new LinkPatch(named, values.url(), values.expiresAt(), values.maxVisits(), values.disabled(),
-                values.redirectStatus(), values.forwardQuery());
+        return new LinkPatch(
+                named,
+                values.url(),
+                values.expiresAt(),
+                values.maxVisits(),
+                values.disabled(),
+                values.redirectStatus(),
+                values.forwardQuery());
     }
 
     /** A patch made by another API's controller (Shlink's), already validated there; the fields it names are set. */
-    public static LinkPatch of(Set<String> present, String url, Instant expiresAt, Long maxVisits, Boolean disabled,
-                               Integer redirectStatus, Boolean forwardQuery) {
+    public static LinkPatch of(
+            Set<String> present,
+            String url,
+            Instant expiresAt,
+            Long maxVisits,
+            Boolean disabled,
+            Integer redirectStatus,
+            Boolean forwardQuery) {
         return new LinkPatch(present, url, expiresAt, maxVisits, disabled, redirectStatus, forwardQuery);
     }
 

@@ -78,8 +78,9 @@ public class LinkRepository implements TakenCodes {
     }
 
     private Mono<List<String>> codesAfter(String after, int pageSize) {
-        return db.sql(tables.eachTable(table -> "SELECT code FROM " + table + " WHERE code > :after ORDER BY code LIMIT "
-                        + pageSize, "ORDER BY code LIMIT " + pageSize))
+        return db.sql(tables.eachTable(
+                        table -> "SELECT code FROM " + table + " WHERE code > :after ORDER BY code LIMIT " + pageSize,
+                        "ORDER BY code LIMIT " + pageSize))
                 .bind("after", after)
                 .map(row -> row.get("code", String.class))
                 .all()
@@ -95,13 +96,15 @@ public class LinkRepository implements TakenCodes {
     }
 
     /** A link as stored, with the version a conditional {@link #update} must name. */
-    record Versioned(Link link, long version) {
-    }
+    record Versioned(Link link, long version) {}
 
     /** The link with this code and its current version, tombstones included, or empty. */
     Mono<Versioned> findVersioned(String code) {
-        return readOne(code, COLUMNS + ", version",
-                row -> new Versioned(toLink(row), ((Number) row.get("version")).longValue())).next();
+        return readOne(
+                        code,
+                        COLUMNS + ", version",
+                        row -> new Versioned(toLink(row), ((Number) row.get("version")).longValue()))
+                .next();
     }
 
     /** Live generated links of any of these URLs, in one query; a batch's find-if-exists picks among them. */
@@ -139,17 +142,40 @@ public class LinkRepository implements TakenCodes {
             return Mono.empty();
         }
         if (tables.split()) {
-            return Flux.fromIterable(links).flatMap(this::insert, SPLIT_INSERTS_AT_ONCE).then();
+            return Flux.fromIterable(links)
+                    .flatMap(this::insert, SPLIT_INSERTS_AT_ONCE)
+                    .then();
         }
         StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link (code, long_url, long_url_hash, "
                 + "redirect_status, alias, created_at, expires_at, max_visits, disabled, forward_query, api_key_id, "
                 + "create_key) VALUES ");
         for (int i = 0; i < links.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("(:code").append(i).append(", :url").append(i)
-                    .append(", :hash").append(i).append(", :status").append(i).append(", :alias").append(i)
-                    .append(", :createdAt").append(i).append(", :expiresAt").append(i).append(", :maxVisits").append(i)
-                    .append(", :disabled").append(i).append(", :forwardQuery").append(i).append(", :apiKeyId")
-                    .append(i).append(", :createKey").append(i).append(')');
+            sql.append(i == 0 ? "" : ", ")
+                    .append("(:code")
+                    .append(i)
+                    .append(", :url")
+                    .append(i)
+                    .append(", :hash")
+                    .append(i)
+                    .append(", :status")
+                    .append(i)
+                    .append(", :alias")
+                    .append(i)
+                    .append(", :createdAt")
+                    .append(i)
+                    .append(", :expiresAt")
+                    .append(i)
+                    .append(", :maxVisits")
+                    .append(i)
+                    .append(", :disabled")
+                    .append(i)
+                    .append(", :forwardQuery")
+                    .append(i)
+                    .append(", :apiKeyId")
+                    .append(i)
+                    .append(", :createKey")
+                    .append(i)
+                    .append(')');
         }
         // One map bound at once: binding 2,400 values one by one copies the spec's map each time (quadratic).
         java.util.Map<String, Object> values = new java.util.HashMap<>(links.size() * 16);
@@ -223,7 +249,8 @@ public class LinkRepository implements TakenCodes {
             return Mono.just(Set.of());
         }
         return db.sql("SELECT code FROM " + tables.all() + " WHERE code IN (" + codeLiterals(codes) + ")")
-                .map(row -> row.get("code", String.class)).all()
+                .map(row -> row.get("code", String.class))
+                .all()
                 .collect(java.util.stream.Collectors.toSet());
     }
 
@@ -234,7 +261,8 @@ public class LinkRepository implements TakenCodes {
      */
     Mono<Boolean> insert(Link link) {
         if (!tables.split()) {
-            return insertRow(LinkTables.LEGACY, link).map(rows -> rows > 0)
+            return insertRow(LinkTables.LEGACY, link)
+                    .map(rows -> rows > 0)
                     .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
         }
         // Split: the create key's claim and the row commit together, and neither when link still holds the code
@@ -243,9 +271,11 @@ public class LinkRepository implements TakenCodes {
                 .then(insertRow(tables.table(link.code()), link))
                 .flatMap(rows -> legacyHolds(link.code())
                         .flatMap(held -> held ? Mono.<Long>error(new CodeStillInLegacyTable()) : Mono.just(rows)));
-        return transactions.transactional(claimAndInsert)
+        return transactions
+                .transactional(claimAndInsert)
                 .map(rows -> rows > 0)
-                .onErrorResume(e -> e instanceof DuplicateKeyException || e instanceof CodeStillInLegacyTable,
+                .onErrorResume(
+                        e -> e instanceof DuplicateKeyException || e instanceof CodeStillInLegacyTable,
                         e -> Mono.just(false));
     }
 
@@ -260,7 +290,8 @@ public class LinkRepository implements TakenCodes {
         return db.sql("INSERT INTO link_create_key (create_key, code) VALUES (:key, :code)")
                 .bind("key", key)
                 .bind("code", code)
-                .fetch().rowsUpdated();
+                .fetch()
+                .rowsUpdated();
     }
 
     /** Whether {@code link} (the layout before the split) still holds this code. */
@@ -311,8 +342,11 @@ public class LinkRepository implements TakenCodes {
         Mono<Boolean> changed = change.apply(LinkTables.LEGACY)
                 .flatMap(rows -> rows > 0 ? Mono.just(rows) : change.apply(tables.table(code)))
                 .flatMap(rows -> rows > 0
-                        ? db.sql("DELETE FROM link_create_key WHERE code = :code").bind("code", code).fetch()
-                                .rowsUpdated().thenReturn(true)
+                        ? db.sql("DELETE FROM link_create_key WHERE code = :code")
+                                .bind("code", code)
+                                .fetch()
+                                .rowsUpdated()
+                                .thenReturn(true)
                         : Mono.just(false));
         return transactions.transactional(changed);
     }
@@ -341,7 +375,8 @@ public class LinkRepository implements TakenCodes {
                         + "create_key = NULL WHERE code = :code AND deleted_at IS NULL")
                 .bind("code", code)
                 .bind("now", toDb(now))
-                .fetch().rowsUpdated());
+                .fetch()
+                .rowsUpdated());
     }
 
     /**
@@ -353,10 +388,14 @@ public class LinkRepository implements TakenCodes {
      */
     Flux<Link> page(Long owner, Instant afterTime, String afterCode, int limit) {
         String order = "ORDER BY created_at DESC, code DESC LIMIT " + limit;
-        String sql = tables.eachTable(table -> "SELECT " + COLUMNS + " FROM " + table + " WHERE deleted_at IS NULL"
-                + (owner == null ? "" : " AND api_key_id = :owner")
-                + (afterTime == null ? "" : " AND (created_at < :afterTime OR (created_at = :afterTime AND code < :afterCode))")
-                + " " + order, order);
+        String sql = tables.eachTable(
+                table -> "SELECT " + COLUMNS + " FROM " + table + " WHERE deleted_at IS NULL"
+                        + (owner == null ? "" : " AND api_key_id = :owner")
+                        + (afterTime == null
+                                ? ""
+                                : " AND (created_at < :afterTime OR (created_at = :afterTime AND code < :afterCode))")
+                        + " " + order,
+                order);
         var spec = db.sql(sql);
         if (owner != null) {
             spec = spec.bind("owner", owner);
@@ -367,8 +406,8 @@ public class LinkRepository implements TakenCodes {
         return spec.map(LinkRepository::toLink).all();
     }
 
-    private static <T> DatabaseClient.GenericExecuteSpec bindNullable(DatabaseClient.GenericExecuteSpec spec,
-            String name, T value, Class<T> type) {
+    private static <T> DatabaseClient.GenericExecuteSpec bindNullable(
+            DatabaseClient.GenericExecuteSpec spec, String name, T value, Class<T> type) {
         return value == null ? spec.bindNull(name, type) : spec.bind(name, value);
     }
 

@@ -20,9 +20,25 @@ import org.springframework.stereotype.Component;
 class LinkRequests {
 
     /** First path segments that must stay free for the service itself (compared case-insensitively). */
-    static final Set<String> RESERVED = Set.of("api", "actuator", "favicon.ico", "robots.txt", "health", "metrics",
-            "prometheus", "static", "assets", "admin", "login", "logout", "well-known", ".well-known", "sitemap.xml",
-            "index.html", "error", "rest");
+    static final Set<String> RESERVED = Set.of(
+            "api",
+            "actuator",
+            "favicon.ico",
+            "robots.txt",
+            "health",
+            "metrics",
+            "prometheus",
+            "static",
+            "assets",
+            "admin",
+            "login",
+            "logout",
+            "well-known",
+            ".well-known",
+            "sitemap.xml",
+            "index.html",
+            "error",
+            "rest");
 
     static final Set<Integer> REDIRECT_STATUSES = Set.of(301, 302, 307, 308);
 
@@ -37,8 +53,7 @@ class LinkRequests {
     }
 
     /** A create request checked: the link it asks for (no code yet unless it is an alias) and the code length. */
-    record Prepared(Link link, int length) {
-    }
+    record Prepared(Link link, int length) {}
 
     Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
         caller.require(ApiScope.ADMIN, ApiScope.CREATE);
@@ -52,7 +67,8 @@ class LinkRequests {
         }
         int status = request.redirectStatus() == null ? Link.DEFAULT_REDIRECT_STATUS : request.redirectStatus();
         checkStatus(status);
-        Instant expiresAt = request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
+        Instant expiresAt =
+                request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
         boolean disabled = Boolean.TRUE.equals(request.disabled());
         boolean forwardQuery = Boolean.TRUE.equals(request.forwardQuery());
         if (request.alias() != null) {
@@ -60,16 +76,42 @@ class LinkRequests {
                 throw invalid("length", "Give either alias or length, not both.");
             }
             String alias = checkAlias(request.alias());
-            return new Prepared(new Link(alias, url, status, true, now, expiresAt, request.maxVisits(), disabled,
-                    forwardQuery, caller.keyId(), null), alias.length());
+            return new Prepared(
+                    new Link(
+                            alias,
+                            url,
+                            status,
+                            true,
+                            now,
+                            expiresAt,
+                            request.maxVisits(),
+                            disabled,
+                            forwardQuery,
+                            caller.keyId(),
+                            null),
+                    alias.length());
         }
         int length = request.length() == null ? codegen.defaultLength() : request.length();
         if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
-            throw Problem.INVALID_LENGTH.toException("length must be between " + CodeGenerator.MIN_LENGTH
-                    + " and " + CodeGenerator.MAX_LENGTH + ", got " + length + ".").with("field", "length");
+            throw Problem.INVALID_LENGTH
+                    .toException("length must be between " + CodeGenerator.MIN_LENGTH + " and "
+                            + CodeGenerator.MAX_LENGTH + ", got " + length + ".")
+                    .with("field", "length");
         }
-        return new Prepared(new Link(null, url, status, false, now, expiresAt, request.maxVisits(), disabled,
-                forwardQuery, caller.keyId(), null), length);
+        return new Prepared(
+                new Link(
+                        null,
+                        url,
+                        status,
+                        false,
+                        now,
+                        expiresAt,
+                        request.maxVisits(),
+                        disabled,
+                        forwardQuery,
+                        caller.keyId(),
+                        null),
+                length);
     }
 
     /** {@code url} checked and normalised by the URL policy. */
@@ -85,11 +127,14 @@ class LinkRequests {
 
     private static String checkAlias(String alias) {
         if (!Link.CODE.matcher(alias).matches()) {
-            throw Problem.INVALID_ALIAS.toException("alias must be 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'.")
+            throw Problem.INVALID_ALIAS
+                    .toException("alias must be 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'.")
                     .with("field", "alias");
         }
         if (RESERVED.contains(alias.toLowerCase(Locale.ROOT))) {
-            throw Problem.INVALID_ALIAS.toException("alias '" + alias + "' is reserved.").with("field", "alias");
+            throw Problem.INVALID_ALIAS
+                    .toException("alias '" + alias + "' is reserved.")
+                    .with("field", "alias");
         }
         return alias;
     }

@@ -28,8 +28,13 @@ public class LinkService {
     private final BatchCreator batches;
     private final LinkEditor editor;
 
-    LinkService(LinkRepository links, LinkRequests requests, LinkAccess access, LinkCreator creator,
-                BatchCreator batches, LinkEditor editor) {
+    LinkService(
+            LinkRepository links,
+            LinkRequests requests,
+            LinkAccess access,
+            LinkCreator creator,
+            BatchCreator batches,
+            LinkEditor editor) {
         this.links = links;
         this.requests = requests;
         this.access = access;
@@ -39,12 +44,10 @@ public class LinkService {
     }
 
     /** The result of a create: the link, and whether this call made it (201) or found it (200). */
-    public record Created(Link link, boolean created) {
-    }
+    public record Created(Link link, boolean created) {}
 
     /** One page of links and the cursor of the next, if any. */
-    record Page(List<Link> links, String nextCursor) {
-    }
+    record Page(List<Link> links, String nextCursor) {}
 
     /** One batch item's outcome: the link made or found, or the problem it answers. */
     record ItemResult(int index, Created created, ProblemException problem) {
@@ -83,9 +86,13 @@ public class LinkService {
             if (caller.scope() == ApiScope.CREATE && owner == null) {
                 return Mono.just(new Page(List.of(), null));
             }
-            return links.page(owner, after.createdAt(), after.code(), size + 1).collectList().map(page -> page.size()
-                    <= size ? new Page(page, null)
-                    : new Page(page.subList(0, size), LinkCursor.after(page.get(size - 1)).encode()));
+            return links.page(owner, after.createdAt(), after.code(), size + 1)
+                    .collectList()
+                    .map(page -> page.size() <= size
+                            ? new Page(page, null)
+                            : new Page(
+                                    page.subList(0, size),
+                                    LinkCursor.after(page.get(size - 1)).encode()));
         });
     }
 

@@ -26,15 +26,18 @@ class LinkTablesEndpoint {
 
     @ReadOperation
     public Mono<Map<String, Object>> layout() {
-        return move.remaining().map(left -> Map.<String, Object>of("tableSplit", move.enabled() ? "first-char" : "none",
-                "rowsInLink", left));
+        return move.remaining()
+                .map(left -> Map.<String, Object>of(
+                        "tableSplit", move.enabled() ? "first-char" : "none", "rowsInLink", left));
     }
 
     @WriteOperation
     public Mono<WebEndpointResponse<Map<String, Object>>> moveAll() {
         if (!move.enabled()) {
-            return Mono.just(new WebEndpointResponse<>(Map.<String, Object>of("error",
-                    "set shortgate.storage.table-split=first-char on every pod before moving links"), 409));
+            return Mono.just(new WebEndpointResponse<>(
+                    Map.<String, Object>of(
+                            "error", "set shortgate.storage.table-split=first-char on every pod before moving links"),
+                    409));
         }
         return move.moveAll().flatMap(moved -> move.remaining()
                 .map(left -> new WebEndpointResponse<>(Map.<String, Object>of("moved", moved, "rowsInLink", left))));

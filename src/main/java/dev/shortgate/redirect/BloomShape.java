@@ -25,7 +25,8 @@ record BloomShape(long bits, int hashes) {
 
     /** The code's bit positions, each in {@code [0, bits)}. */
     long[] positions(String code) {
-        ByteBuffer hash = ByteBuffer.wrap(MURMUR.hashString(code, StandardCharsets.UTF_8).asBytes())
+        ByteBuffer hash = ByteBuffer.wrap(
+                        MURMUR.hashString(code, StandardCharsets.UTF_8).asBytes())
                 .order(ByteOrder.LITTLE_ENDIAN);
         long first = hash.getLong();
         long second = hash.getLong();

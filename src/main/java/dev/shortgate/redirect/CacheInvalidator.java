@@ -59,8 +59,15 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
      * @param announceWait how long a create waits for its announcement through Redis before answering
      * @param timer        fires the announcement's bounds: a thread that no stalled backend can hold up
      */
-    CacheInvalidator(NearCache near, RedisTier redis, InvalidationBus bus, UnknownCodeGuard guard,
-                     RedirectProperties properties, Duration announceWait, Scheduler timer, MeterRegistry registry) {
+    CacheInvalidator(
+            NearCache near,
+            RedisTier redis,
+            InvalidationBus bus,
+            UnknownCodeGuard guard,
+            RedirectProperties properties,
+            Duration announceWait,
+            Scheduler timer,
+            MeterRegistry registry) {
         this.announceWait = announceWait;
         this.announceLimit = properties.nearCache().loadDeadline();
         this.timer = timer;
@@ -96,12 +103,10 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     public Mono<Void> created(Link link) {
         near.put(link);
         String code = link.code();
-        Mono<Void> guarded = guard.add(code)
-                .timeout(announceLimit, timer)
-                .onErrorResume(e -> {
-                    guardLater(code, e);
-                    return Mono.empty();
-                });
+        Mono<Void> guarded = guard.add(code).timeout(announceLimit, timer).onErrorResume(e -> {
+            guardLater(code, e);
+            return Mono.empty();
+        });
         Mono<Void> announcement = Mono.whenDelayError(guarded, redis.put(link))
                 .then(Mono.defer(() -> bus.publish(code)))
                 .timeout(announceLimit, timer)
@@ -111,10 +116,13 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                 });
         Sinks.Empty<Void> announced = Sinks.empty();
         AtomicBoolean done = new AtomicBoolean();
-        announcement.subscribe(null, null, () -> { // errors were resumed above
-            done.set(true);
-            announced.tryEmitEmpty();
-        });
+        announcement.subscribe(
+                null,
+                null,
+                () -> { // errors were resumed above
+                    done.set(true);
+                    announced.tryEmitEmpty();
+                });
         if (done.get()) {
             return Mono.empty(); // done already (no Redis): no timer to arm
         }
@@ -123,13 +131,20 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     /** Adds a code the guard could not take at create time, in the background, until it does or shutdown. */
     private void guardLater(String code, Throwable error) {
-        log.warn("Could not add new link {} to the unknown-code guard; retrying in the background: {}", code,
+        log.warn(
+                "Could not add new link {} to the unknown-code guard; retrying in the background: {}",
+                code,
                 error.toString());
         Mono.defer(() -> guard.add(code))
-                .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
+                .retryWhen(
+                        Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
                 .takeUntilOther(stopping.asMono())
-                .subscribe(null, gaveUp -> log.error("Gave up adding link {} to the unknown-code guard; it may answer "
-                        + "404 for it during a flood of unknown codes until the guard is rebuilt", code));
+                .subscribe(
+                        null,
+                        gaveUp -> log.error(
+                                "Gave up adding link {} to the unknown-code guard; it may answer "
+                                        + "404 for it during a flood of unknown codes until the guard is rebuilt",
+                                code));
     }
 
     /**
@@ -148,14 +163,14 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     public Mono<Void> changed(Link link) {
         String code = link.code();
         near.invalidate(code);
-        return redis.put(link)
-                .then(bus.publish(code))
-                .onErrorResume(e -> {
-                    log.warn("Could not write change of link {} to Redis; clearing it in the background: {}", code,
-                            e.toString());
-                    repairLater(code);
-                    return Mono.empty();
-                });
+        return redis.put(link).then(bus.publish(code)).onErrorResume(e -> {
+            log.warn(
+                    "Could not write change of link {} to Redis; clearing it in the background: {}",
+                    code,
+                    e.toString());
+            repairLater(code);
+            return Mono.empty();
+        });
     }
 
     /** Marks the code as needing a repair, and starts one unless one is already running for it. */
@@ -172,26 +187,34 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                     covered.set(unrepaired.getOrDefault(code, 0L)); // every failure up to now, this attempt included
                     return redis.delete(code).then(bus.publish(code));
                 })
-                .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
+                .retryWhen(
+                        Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
                 .takeUntilOther(stopping.asMono()) // shutdown cancels repairs still waiting to retry
-                .subscribe(done -> { }, error -> {
-                    if (!unrepaired.remove(code, covered.get())) {
-                        repair(code); // a newer change failed meanwhile: it gets attempts of its own
-                        return;
-                    }
-                    repairsFailed.increment();
-                    log.error("Gave up clearing link {} in Redis; other pods may serve its old state until the "
-                            + "Redis TTL ({}) ends: {}", code, redisTtl, error.toString());
-                }, () -> {
-                    if (stopped) {
-                        return; // cancelled by shutdown, not done
-                    }
-                    repairsDone.increment();
-                    log.info("Cleared link {} in Redis after an earlier failure", code);
-                    if (!unrepaired.remove(code, covered.get())) {
-                        repair(code); // a newer change failed after this repair's last attempt began
-                    }
-                });
+                .subscribe(
+                        done -> {},
+                        error -> {
+                            if (!unrepaired.remove(code, covered.get())) {
+                                repair(code); // a newer change failed meanwhile: it gets attempts of its own
+                                return;
+                            }
+                            repairsFailed.increment();
+                            log.error(
+                                    "Gave up clearing link {} in Redis; other pods may serve its old state until the "
+                                            + "Redis TTL ({}) ends: {}",
+                                    code,
+                                    redisTtl,
+                                    error.toString());
+                        },
+                        () -> {
+                            if (stopped) {
+                                return; // cancelled by shutdown, not done
+                            }
+                            repairsDone.increment();
+                            log.info("Cleared link {} in Redis after an earlier failure", code);
+                            if (!unrepaired.remove(code, covered.get())) {
+                                repair(code); // a newer change failed after this repair's last attempt began
+                            }
+                        });
     }
 
     @Override
@@ -199,15 +222,18 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
         AtomicBoolean connectedBefore = new AtomicBoolean();
         subscription = Mono.defer(() -> {
                     if (connectedBefore.getAndSet(true)) {
-                        log.info("Invalidation channel reconnected; clearing the near cache in case messages were lost");
+                        log.info(
+                                "Invalidation channel reconnected; clearing the near cache in case messages were lost");
                         near.invalidateAll();
                     }
                     return Mono.empty();
                 })
                 .thenMany(bus.invalidations())
                 .doOnNext(near::invalidate)
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(10))
-                        .doBeforeRetry(signal -> log.warn("Invalidation channel failed, resubscribing: {}",
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200))
+                        .maxBackoff(Duration.ofSeconds(10))
+                        .doBeforeRetry(signal -> log.warn(
+                                "Invalidation channel failed, resubscribing: {}",
                                 signal.failure().toString())))
                 .subscribe();
     }

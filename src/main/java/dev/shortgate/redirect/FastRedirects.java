@@ -83,8 +83,13 @@ final class FastRedirects {
     private volatile boolean draining;
 
     /** With {@code fastPath} off every request goes to the general stack; the connections are still drained. */
-    FastRedirects(NearCache near, Redirects redirects, RedirectMetrics metrics, ClientIpResolver clientIps,
-                  MeterRegistry registry, boolean fastPath) {
+    FastRedirects(
+            NearCache near,
+            Redirects redirects,
+            RedirectMetrics metrics,
+            ClientIpResolver clientIps,
+            MeterRegistry registry,
+            boolean fastPath) {
         this.fastPath = fastPath;
         this.near = near;
         this.redirects = redirects;
@@ -119,7 +124,8 @@ final class FastRedirects {
         return Mono.defer(() -> {
             draining = true;
             Channel server = listener;
-            Mono<Void> closed = server == null ? Mono.empty()
+            Mono<Void> closed = server == null
+                    ? Mono.empty()
                     : Mono.<Void>create(sink -> server.close().addListener(done -> sink.success()))
                             .timeout(timeout, Mono.empty());
             return closed.then(Mono.defer(() -> drainOpen(timeout)));
@@ -137,7 +143,9 @@ final class FastRedirects {
             for (Channel channel : connections) { // each closes once answered, or once quiet while idle
                 channel.pipeline().fireUserEventTriggered(Drain.INSTANCE);
             }
-            return Flux.interval(DRAIN_POLL).takeUntil(tick -> connections.isEmpty()).then()
+            return Flux.interval(DRAIN_POLL)
+                    .takeUntil(tick -> connections.isEmpty())
+                    .then()
                     .timeout(timeout, Mono.defer(() -> {
                         log.info("Closing {} traffic connections still idle after the drain", connections.size());
                         return Mono.create(closed -> connections.close().addListener(done -> closed.success()));
@@ -146,7 +154,9 @@ final class FastRedirects {
     }
 
     /** The event that tells a connection the drain has begun. */
-    private enum Drain { INSTANCE }
+    private enum Drain {
+        INSTANCE
+    }
 
     /** Traffic connections open now. */
     int openConnections() {
@@ -179,13 +189,13 @@ final class FastRedirects {
     /** One connection's state: who is answering its current request, and what waits behind it. */
     final class Connection extends ChannelDuplexHandler {
 
-        private int handedOn;          // requests given to the general stack and not yet answered by it
-        private boolean lookingUp;     // a request of this connection is being looked up here
-        private boolean discarding;    // the rest of a request taken here (its empty last content) is skipped
+        private int handedOn; // requests given to the general stack and not yet answered by it
+        private boolean lookingUp; // a request of this connection is being looked up here
+        private boolean discarding; // the rest of a request taken here (its empty last content) is skipped
         private boolean flushPending;
         private final ArrayDeque<Object> waiting = new ArrayDeque<>(2); // read while a lookup was in flight
         private InetAddress peer;
-        private InetAddress client;    // the peer, when no trusted proxy stands in front of it
+        private InetAddress client; // the peer, when no trusted proxy stands in front of it
         private boolean peerTrusted;
         private long lastActive = System.nanoTime(); // when a request last arrived or was answered
         private ScheduledFuture<?> drainCheck;
@@ -205,12 +215,19 @@ final class FastRedirects {
                 return;
             }
             long period = DRAIN_POLL.toNanos();
-            drainCheck = ctx.executor().scheduleAtFixedRate(() -> {
-                if (handedOn == 0 && !lookingUp && waiting.isEmpty()
-                        && System.nanoTime() - lastActive > DRAIN_IDLE_NANOS) {
-                    ctx.close();
-                }
-            }, period, period, TimeUnit.NANOSECONDS);
+            drainCheck = ctx.executor()
+                    .scheduleAtFixedRate(
+                            () -> {
+                                if (handedOn == 0
+                                        && !lookingUp
+                                        && waiting.isEmpty()
+                                        && System.nanoTime() - lastActive > DRAIN_IDLE_NANOS) {
+                                    ctx.close();
+                                }
+                            },
+                            period,
+                            period,
+                            TimeUnit.NANOSECONDS);
         }
 
         @Override
@@ -295,11 +312,13 @@ final class FastRedirects {
             }
             HttpMethod method = request.method();
             boolean get = HttpMethod.GET.equals(method);
-            if (!get && !HttpMethod.HEAD.equals(method) || !request.decoderResult().isSuccess()) {
+            if (!get && !HttpMethod.HEAD.equals(method)
+                    || !request.decoderResult().isSuccess()) {
                 return false;
             }
             HttpHeaders headers = request.headers();
-            if (headers.contains(HttpHeaderNames.TRANSFER_ENCODING) || headers.contains(HttpHeaderNames.EXPECT)
+            if (headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
+                    || headers.contains(HttpHeaderNames.EXPECT)
                     || HttpUtil.getContentLength(request, 0L) != 0) {
                 return false;
             }
@@ -308,9 +327,13 @@ final class FastRedirects {
             if (end < 0) {
                 return false;
             }
-            Redirects.Request redirect = new Redirects.Request(uri.substring(1, end), get,
-                    end < uri.length() ? uri.substring(end + 1) : null, clientIp(ctx, headers),
-                    headers.get(HttpHeaderNames.USER_AGENT), headers.get(HttpHeaderNames.REFERER));
+            Redirects.Request redirect = new Redirects.Request(
+                    uri.substring(1, end),
+                    get,
+                    end < uri.length() ? uri.substring(end + 1) : null,
+                    clientIp(ctx, headers),
+                    headers.get(HttpHeaderNames.USER_AGENT),
+                    headers.get(HttpHeaderNames.REFERER));
             Found found = near.getIfReady(redirect.code());
             Reply reply = found == null ? null : redirects.answer(redirect, found, Tier.NEAR, metrics.start());
             if (reply != null) {
@@ -322,8 +345,12 @@ final class FastRedirects {
             HttpVersion version = request.protocolVersion();
             boolean keepAlive = HttpUtil.isKeepAlive(request) && !draining;
             lookingUp = true;
-            redirects.answer(redirect).subscribe(done -> ctx.executor().execute(() -> answered(ctx, version, keepAlive, done)),
-                    error -> ctx.executor().execute(ctx::close)); // never expected: the decision answers every error
+            redirects
+                    .answer(redirect)
+                    .subscribe(
+                            done -> ctx.executor().execute(() -> answered(ctx, version, keepAlive, done)),
+                            error -> ctx.executor()
+                                    .execute(ctx::close)); // never expected: the decision answers every error
             return true;
         }
 
@@ -356,11 +383,17 @@ final class FastRedirects {
             keepAlive = keepAlive && !draining;
             HttpHeaders headers = reply.headers();
             if (!keepAlive || !version.isKeepAliveDefault()) {
-                headers = new DefaultHttpHeaders().add(headers).set(HttpHeaderNames.CONNECTION,
-                        keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+                headers = new DefaultHttpHeaders()
+                        .add(headers)
+                        .set(
+                                HttpHeaderNames.CONNECTION,
+                                keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
             }
-            var response = new DefaultFullHttpResponse(version, reply.status(),
-                    reply.body() == null ? Unpooled.EMPTY_BUFFER : reply.body().content(), headers,
+            var response = new DefaultFullHttpResponse(
+                    version,
+                    reply.status(),
+                    reply.body() == null ? Unpooled.EMPTY_BUFFER : reply.body().content(),
+                    headers,
                     EmptyHttpHeaders.INSTANCE);
             if (keepAlive) {
                 ctx.write(response, ctx.voidPromise());

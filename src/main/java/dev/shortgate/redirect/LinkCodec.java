@@ -41,10 +41,14 @@ final class LinkCodec {
     byte[] encode(Link link) {
         byte[] code = link.code().getBytes(StandardCharsets.UTF_8);
         byte[] url = link.url().getBytes(StandardCharsets.UTF_8);
-        int flags = (link.alias() ? ALIAS : 0) | (link.disabled() ? DISABLED : 0)
-                | (link.forwardQuery() ? FORWARD_QUERY : 0) | (link.createdAt() != null ? CREATED_AT : 0)
-                | (link.expiresAt() != null ? EXPIRES_AT : 0) | (link.maxVisits() != null ? MAX_VISITS : 0)
-                | (link.apiKeyId() != null ? API_KEY_ID : 0) | (link.deletedAt() != null ? DELETED_AT : 0);
+        int flags = (link.alias() ? ALIAS : 0)
+                | (link.disabled() ? DISABLED : 0)
+                | (link.forwardQuery() ? FORWARD_QUERY : 0)
+                | (link.createdAt() != null ? CREATED_AT : 0)
+                | (link.expiresAt() != null ? EXPIRES_AT : 0)
+                | (link.maxVisits() != null ? MAX_VISITS : 0)
+                | (link.apiKeyId() != null ? API_KEY_ID : 0)
+                | (link.deletedAt() != null ? DELETED_AT : 0);
         ByteBuffer out = ByteBuffer.allocate(2 + 4 + code.length + 4 + url.length + 2 + 3 * 12 + 2 * 8);
         out.put(VERSION).put((byte) flags);
         out.putInt(code.length).put(code).putInt(url.length).put(url);
@@ -82,8 +86,18 @@ final class LinkCodec {
             Long maxVisits = (flags & MAX_VISITS) != 0 ? in.getLong() : null;
             Long apiKeyId = (flags & API_KEY_ID) != 0 ? in.getLong() : null;
             Instant deletedAt = (flags & DELETED_AT) != 0 ? instant(in) : null;
-            return new Link(code, url, status, (flags & ALIAS) != 0, createdAt, expiresAt, maxVisits,
-                    (flags & DISABLED) != 0, (flags & FORWARD_QUERY) != 0, apiKeyId, deletedAt);
+            return new Link(
+                    code,
+                    url,
+                    status,
+                    (flags & ALIAS) != 0,
+                    createdAt,
+                    expiresAt,
+                    maxVisits,
+                    (flags & DISABLED) != 0,
+                    (flags & FORWARD_QUERY) != 0,
+                    apiKeyId,
+                    deletedAt);
         } catch (RuntimeException e) { // a truncated or corrupt value: buffer under- or overflow, bad length
             throw new IllegalArgumentException("corrupt link value", e);
         }

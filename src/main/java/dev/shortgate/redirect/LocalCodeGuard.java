@@ -36,9 +36,15 @@ final class LocalCodeGuard implements UnknownCodeGuard, SmartLifecycle {
     private volatile boolean ready;
     private volatile Disposable running;
 
-    LocalCodeGuard(LinkRepository links, long expectedCodes, double falsePositiveRate, Duration refresh, Clock clock,
-                   Scheduler scheduler) {
-        this.filter = BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), expectedCodes, falsePositiveRate);
+    LocalCodeGuard(
+            LinkRepository links,
+            long expectedCodes,
+            double falsePositiveRate,
+            Duration refresh,
+            Clock clock,
+            Scheduler scheduler) {
+        this.filter =
+                BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), expectedCodes, falsePositiveRate);
         this.links = links;
         this.clock = clock;
         this.refresh = refresh;
@@ -72,10 +78,15 @@ final class LocalCodeGuard implements UnknownCodeGuard, SmartLifecycle {
                 })
                 .thenMany(Flux.interval(refresh, scheduler)
                         .scan(began, (since, tick) -> clock.instant())
-                        .concatMap(since -> links.codesCreatedSince(since.minus(CLOCK_SLACK)).doOnNext(filter::put)
+                        .concatMap(since -> links.codesCreatedSince(since.minus(CLOCK_SLACK))
+                                .doOnNext(filter::put)
                                 .onErrorResume(error -> Flux.empty())))
-                .subscribe(null, error -> log.warn("Could not build the unknown-code guard; lookups of unknown codes "
-                        + "reach the database: {}", error.toString()));
+                .subscribe(
+                        null,
+                        error -> log.warn(
+                                "Could not build the unknown-code guard; lookups of unknown codes "
+                                        + "reach the database: {}",
+                                error.toString()));
     }
 
     @Override

@@ -58,8 +58,8 @@ final class NearCache {
         this.maxLoads = settings.maxLoads();
         this.cache = Caffeine.newBuilder()
                 .maximumSize(settings.maxSize())
-                .expireAfter(Expiry.<String, Found>writing((code, found) ->
-                        found.link().isPresent() ? settings.ttl() : settings.negativeTtl()))
+                .expireAfter(Expiry.<String, Found>writing(
+                        (code, found) -> found.link().isPresent() ? settings.ttl() : settings.negativeTtl()))
                 .ticker(ticker)
                 .executor(Runnable::run)
                 .recordStats(() -> stats)
@@ -124,10 +124,12 @@ final class NearCache {
     private CompletableFuture<Found> load(String code, Function<String, Mono<Found>> loader) {
         Load load = new Load(code);
         load.deadline = timer.schedule(load, deadline.toNanos(), TimeUnit.NANOSECONDS); // armed before subscribing
-        load.subscription = loader.apply(code).subscribe(
-                found -> load.future.complete(found),
-                load.future::completeExceptionally,
-                () -> load.future.completeExceptionally(new IllegalStateException("lookup of a code ended empty")));
+        load.subscription = loader.apply(code)
+                .subscribe(
+                        found -> load.future.complete(found),
+                        load.future::completeExceptionally,
+                        () -> load.future.completeExceptionally(
+                                new IllegalStateException("lookup of a code ended empty")));
         return load.future;
     }
 
@@ -162,8 +164,10 @@ final class NearCache {
                     running.dispose();
                 }
                 deadlinesExceeded.increment();
-                log.warn("Lookup of code {} passed its {} deadline; cancelled it, the next request starts afresh",
-                        code, NearCache.this.deadline);
+                log.warn(
+                        "Lookup of code {} passed its {} deadline; cancelled it, the next request starts afresh",
+                        code,
+                        NearCache.this.deadline);
             }
         }
     }

@@ -59,8 +59,12 @@ final class NotFoundVisits implements WebFilter, Ordered {
                     && exchange.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE) == null) {
                 String path = request.getPath().value();
                 HttpHeaders headers = request.getHeaders();
-                visits.recordOrphan(type, path.isEmpty() ? "" : path.substring(1), request.getURI().getRawQuery(),
-                        clientIps.resolve(request), headers.getFirst(HttpHeaders.USER_AGENT),
+                visits.recordOrphan(
+                        type,
+                        path.isEmpty() ? "" : path.substring(1),
+                        request.getURI().getRawQuery(),
+                        clientIps.resolve(request),
+                        headers.getFirst(HttpHeaders.USER_AGENT),
                         headers.getFirst(HttpHeaders.REFERER));
             }
             return Mono.empty();
@@ -73,7 +77,8 @@ final class NotFoundVisits implements WebFilter, Ordered {
      * else {@code regular_404}.
      */
     static OrphanVisitType type(ServerHttpRequest request) {
-        List<PathContainer.Element> elements = request.getPath().pathWithinApplication().elements();
+        List<PathContainer.Element> elements =
+                request.getPath().pathWithinApplication().elements();
         int size = elements.size();
         if (size <= 1) {
             return OrphanVisitType.BASE_URL; // "" or "/"

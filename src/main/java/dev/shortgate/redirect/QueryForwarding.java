@@ -16,8 +16,7 @@ final class QueryForwarding {
 
     private static final Pattern LONE_SURROGATE = Pattern.compile("\\p{Cs}");
 
-    private QueryForwarding() {
-    }
+    private QueryForwarding() {}
 
     static String merge(String target, String incomingRawQuery) {
         if (incomingRawQuery == null || incomingRawQuery.isEmpty()) {

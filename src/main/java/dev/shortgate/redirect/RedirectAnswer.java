@@ -34,8 +34,8 @@ final class RedirectAnswer {
         boolean permanent = (code == 301 || code == 308) && link.expiresAt() == null && link.maxVisits() == null;
         this.cacheControl = permanent ? permanentCacheControl : NO_CACHE;
         this.headers = headers(link.url());
-        this.alwaysActive = link.deletedAt() == null && !link.disabled() && link.expiresAt() == null
-                && link.maxVisits() == null;
+        this.alwaysActive =
+                link.deletedAt() == null && !link.disabled() && link.expiresAt() == null && link.maxVisits() == null;
     }
 
     /** The target for a request with this raw query string (or {@code null}): the link's, or with the query forwarded. */
@@ -53,11 +53,16 @@ final class RedirectAnswer {
      * length, and a keep-alive client waits on that connection for a body that never comes.
      */
     HttpHeaders headers(String location) {
-        return new ReadOnlyHttpHeaders(true,
-                HttpHeaderNames.LOCATION, AsciiString.of(location),
-                HttpHeaderNames.CACHE_CONTROL, AsciiString.of(cacheControl),
-                REFERRER_POLICY_NAME, AsciiString.cached(REFERRER_POLICY),
-                HttpHeaderNames.CONTENT_LENGTH, ZERO);
+        return new ReadOnlyHttpHeaders(
+                true,
+                HttpHeaderNames.LOCATION,
+                AsciiString.of(location),
+                HttpHeaderNames.CACHE_CONTROL,
+                AsciiString.of(cacheControl),
+                REFERRER_POLICY_NAME,
+                AsciiString.cached(REFERRER_POLICY),
+                HttpHeaderNames.CONTENT_LENGTH,
+                ZERO);
     }
 
     /** Makes answers with the configured cache lifetime of permanent redirects. */
@@ -66,7 +71,8 @@ final class RedirectAnswer {
         private final String permanentCacheControl;
 
         Factory(RedirectProperties properties) {
-            this.permanentCacheControl = "public, max-age=" + properties.permanentMaxAge().toSeconds();
+            this.permanentCacheControl =
+                    "public, max-age=" + properties.permanentMaxAge().toSeconds();
         }
 
         RedirectAnswer of(Link link) {

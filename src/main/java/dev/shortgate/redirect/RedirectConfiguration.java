@@ -36,15 +36,35 @@ class RedirectConfiguration {
     }
 
     @Bean
-    TieredLinkLookup linkLookup(NearCache near, RedisTier redis, UnknownCodeGuard guard, LinkRepository database,
-                                DatabaseDialect dialect, RedirectProperties properties, MeterRegistry registry) {
-        return new TieredLinkLookup(near, redis, guard, properties.guard(), database::findByCode,
-                dialect.queryScheduler(), properties.dbTimeout(), properties.maxDbLookups(), registry);
+    TieredLinkLookup linkLookup(
+            NearCache near,
+            RedisTier redis,
+            UnknownCodeGuard guard,
+            LinkRepository database,
+            DatabaseDialect dialect,
+            RedirectProperties properties,
+            MeterRegistry registry) {
+        return new TieredLinkLookup(
+                near,
+                redis,
+                guard,
+                properties.guard(),
+                database::findByCode,
+                dialect.queryScheduler(),
+                properties.dbTimeout(),
+                properties.maxDbLookups(),
+                registry);
     }
 
     @Bean
-    CacheInvalidator cacheInvalidator(NearCache near, RedisTier redis, InvalidationBus bus, UnknownCodeGuard guard,
-                                      RedirectProperties properties, ApiProperties api, MeterRegistry registry) {
+    CacheInvalidator cacheInvalidator(
+            NearCache near,
+            RedisTier redis,
+            InvalidationBus bus,
+            UnknownCodeGuard guard,
+            RedirectProperties properties,
+            ApiProperties api,
+            MeterRegistry registry) {
         return new CacheInvalidator(near, redis, bus, guard, properties, api.announceWait(), DEADLINES, registry);
     }
 
@@ -54,10 +74,14 @@ class RedirectConfiguration {
     static class SharedTiers {
 
         @Bean
-        RedisCalls redisCalls(SharedRedis redis, RedirectProperties properties, Ticker ticker,
-                              MeterRegistry registry) {
-            return new RedisCalls(redis, properties.redis().timeout(), properties.redis().queueingLimit(), ticker,
-                    DEADLINES, registry);
+        RedisCalls redisCalls(SharedRedis redis, RedirectProperties properties, Ticker ticker, MeterRegistry registry) {
+            return new RedisCalls(
+                    redis,
+                    properties.redis().timeout(),
+                    properties.redis().queueingLimit(),
+                    ticker,
+                    DEADLINES,
+                    registry);
         }
 
         @Bean(destroyMethod = "dispose")
@@ -66,24 +90,28 @@ class RedirectConfiguration {
         }
 
         @Bean
-        RedisLinks redisTier(RedisCalls redis, RedirectProperties properties, JsonMapper json,
-                             MeterRegistry registry) {
+        RedisLinks redisTier(RedisCalls redis, RedirectProperties properties, JsonMapper json, MeterRegistry registry) {
             return new RedisLinks(redis, properties.redis(), json, registry);
         }
 
         @Bean
-        RedisInvalidationBus invalidationBus(RedisCalls redis, ReactiveStringRedisTemplate pubSub,
-                                             RedirectProperties properties) {
+        RedisInvalidationBus invalidationBus(
+                RedisCalls redis, ReactiveStringRedisTemplate pubSub, RedirectProperties properties) {
             return new RedisInvalidationBus(redis, pubSub, properties.redis());
         }
 
         @Bean
-        UnknownCodeGuard sharedCodeGuard(RedisCalls redis, LinkRepository links, RedirectProperties properties,
-                                         Ticker ticker) {
+        UnknownCodeGuard sharedCodeGuard(
+                RedisCalls redis, LinkRepository links, RedirectProperties properties, Ticker ticker) {
             RedirectProperties.Guard guard = properties.guard();
-            return !guard.enabled() ? UnknownCodeGuard.OFF : new RedisCodeGuard(redis, links,
-                    BloomShape.of(guard.expectedLinks(), guard.falsePositiveRate()), properties.redis().keyPrefix(),
-                    ticker);
+            return !guard.enabled()
+                    ? UnknownCodeGuard.OFF
+                    : new RedisCodeGuard(
+                            redis,
+                            links,
+                            BloomShape.of(guard.expectedLinks(), guard.falsePositiveRate()),
+                            properties.redis().keyPrefix(),
+                            ticker);
         }
     }
 
@@ -105,8 +133,15 @@ class RedirectConfiguration {
         @Bean
         UnknownCodeGuard localCodeGuard(LinkRepository links, RedirectProperties properties, Clock clock) {
             RedirectProperties.Guard guard = properties.guard();
-            return !guard.enabled() ? UnknownCodeGuard.OFF : new LocalCodeGuard(links, guard.expectedLinks(),
-                    guard.falsePositiveRate(), guard.refresh(), clock, Schedulers.parallel());
+            return !guard.enabled()
+                    ? UnknownCodeGuard.OFF
+                    : new LocalCodeGuard(
+                            links,
+                            guard.expectedLinks(),
+                            guard.falsePositiveRate(),
+                            guard.refresh(),
+                            clock,
+                            Schedulers.parallel());
         }
     }
 }

@@ -26,11 +26,17 @@ final class RedirectHandler {
 
     Mono<ServerResponse> handle(ServerRequest request) {
         HttpHeaders headers = request.headers().asHttpHeaders();
-        return redirects.answer(new Redirects.Request(request.pathVariable("code"), request.method() == HttpMethod.GET,
-                        request.uri().getRawQuery(), clientIps.resolve(request), headers.getFirst(HttpHeaders.USER_AGENT),
+        return redirects
+                .answer(new Redirects.Request(
+                        request.pathVariable("code"),
+                        request.method() == HttpMethod.GET,
+                        request.uri().getRawQuery(),
+                        clientIps.resolve(request),
+                        headers.getFirst(HttpHeaders.USER_AGENT),
                         headers.getFirst(HttpHeaders.REFERER)))
                 .flatMap(reply -> {
-                    ServerResponse.BodyBuilder response = ServerResponse.status(reply.status().code());
+                    ServerResponse.BodyBuilder response =
+                            ServerResponse.status(reply.status().code());
                     for (Map.Entry<String, String> header : reply.headers()) {
                         response.header(header.getKey(), header.getValue());
                     }

@@ -15,7 +15,12 @@ import io.micrometer.core.instrument.Timer;
 final class RedirectMetrics {
 
     enum Outcome {
-        FOUND, NOT_FOUND, GONE, RATE_LIMITED, SHED, ERROR;
+        FOUND,
+        NOT_FOUND,
+        GONE,
+        RATE_LIMITED,
+        SHED,
+        ERROR;
 
         final String tag = name().toLowerCase(Locale.ROOT);
     }

@@ -32,11 +32,16 @@ enum RedirectProblems {
         this.problem = problem;
         this.body = ProblemRenderer.compactBody(problem);
         this.buffer = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(body).asReadOnly());
-        this.headers = new ReadOnlyHttpHeaders(true,
-                HttpHeaderNames.CONTENT_TYPE, AsciiString.cached("application/problem+json"),
-                HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(body.length)),
-                HttpHeaderNames.CACHE_CONTROL, AsciiString.cached(RedirectAnswer.NO_CACHE));
-        this.reply = new Redirects.Reply(HttpResponseStatus.valueOf(problem.status().value()), headers, this);
+        this.headers = new ReadOnlyHttpHeaders(
+                true,
+                HttpHeaderNames.CONTENT_TYPE,
+                AsciiString.cached("application/problem+json"),
+                HttpHeaderNames.CONTENT_LENGTH,
+                AsciiString.of(Integer.toString(body.length)),
+                HttpHeaderNames.CACHE_CONTROL,
+                AsciiString.cached(RedirectAnswer.NO_CACHE));
+        this.reply =
+                new Redirects.Reply(HttpResponseStatus.valueOf(problem.status().value()), headers, this);
     }
 
     /** The body as a buffer to write: a view of the shared bytes, never released. */

@@ -34,15 +34,16 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.redirect")
 @Validated
-record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
-                          @Valid @DefaultValue Redis redis,
-                          @NotNull @DefaultValue("1h") Duration permanentMaxAge,
-                          @NotNull @DefaultValue("5s") Duration retryAfter,
-                          @NotNull @DefaultValue("1s") Duration dbTimeout,
-                          @DefaultValue("true") boolean fastPath,
-                          @Valid @DefaultValue Guard guard,
-                          @Positive @DefaultValue("200") int maxDbLookups,
-                          @NotNull @DefaultValue("3s") Duration drainTimeout) {
+record RedirectProperties(
+        @Valid @DefaultValue NearCache nearCache,
+        @Valid @DefaultValue Redis redis,
+        @NotNull @DefaultValue("1h") Duration permanentMaxAge,
+        @NotNull @DefaultValue("5s") Duration retryAfter,
+        @NotNull @DefaultValue("1s") Duration dbTimeout,
+        @DefaultValue("true") boolean fastPath,
+        @Valid @DefaultValue Guard guard,
+        @Positive @DefaultValue("200") int maxDbLookups,
+        @NotNull @DefaultValue("3s") Duration drainTimeout) {
 
     RedirectProperties {
         if (redis.queueingLimit().compareTo(redis.timeout()) < 0) {
@@ -50,9 +51,10 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
                     + ") must not be below shortgate.redirect.redis.timeout (" + redis.timeout() + ")");
         }
         if (nearCache.loadDeadline().compareTo(redis.queueingLimit().plus(dbTimeout)) <= 0) {
-            throw new IllegalArgumentException("shortgate.redirect.near-cache.load-deadline (" + nearCache.loadDeadline()
-                    + ") must exceed shortgate.redirect.redis.queueing-limit plus shortgate.redirect.db-timeout ("
-                    + redis.queueingLimit().plus(dbTimeout) + ")");
+            throw new IllegalArgumentException(
+                    "shortgate.redirect.near-cache.load-deadline (" + nearCache.loadDeadline()
+                            + ") must exceed shortgate.redirect.redis.queueing-limit plus shortgate.redirect.db-timeout ("
+                            + redis.queueingLimit().plus(dbTimeout) + ")");
         }
     }
 
@@ -68,12 +70,12 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
      * @param maxLoads    most lookups below the near cache in flight at once on a pod; a miss past this answers
      *                    503 with Retry-After at once instead of queueing behind the others
      */
-    record NearCache(@Positive @DefaultValue("100000") long maxSize,
-                     @NotNull @DefaultValue("60s") Duration ttl,
-                     @NotNull @DefaultValue("5s") Duration negativeTtl,
-                     @NotNull @DefaultValue("2s") Duration loadDeadline,
-                     @Positive @DefaultValue("1000") int maxLoads) {
-    }
+    record NearCache(
+            @Positive @DefaultValue("100000") long maxSize,
+            @NotNull @DefaultValue("60s") Duration ttl,
+            @NotNull @DefaultValue("5s") Duration negativeTtl,
+            @NotNull @DefaultValue("2s") Duration loadDeadline,
+            @Positive @DefaultValue("1000") int maxLoads) {}
 
     /**
      * @param enabled           off lets every unknown code reach the database
@@ -87,13 +89,16 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
      * @param refresh           without Redis: how often a pod adds the codes created since its last look (by other
      *                          pods sharing the database, or inserted directly)
      */
-    record Guard(@DefaultValue("true") boolean enabled,
-                 @Positive @DefaultValue("10000000") long expectedLinks,
-                 @DecimalMin("0.000001") @DecimalMax("0.5") @DefaultValue("0.001") double falsePositiveRate,
-                 @Positive @DefaultValue("1") long verifyPerSecond,
-                 @Positive @DefaultValue("10") long verifyBurst,
-                 @NotNull @DefaultValue("10s") Duration refresh) {
-    }
+    record Guard(
+            @DefaultValue("true") boolean enabled,
+            @Positive @DefaultValue("10000000") long expectedLinks,
+
+            @DecimalMin("0.000001") @DecimalMax("0.5") @DefaultValue("0.001")
+            double falsePositiveRate,
+
+            @Positive @DefaultValue("1") long verifyPerSecond,
+            @Positive @DefaultValue("10") long verifyBurst,
+            @NotNull @DefaultValue("10s") Duration refresh) {}
 
     /**
      * @param timeout   how long a redirect waits for Redis before falling through to the database, when Redis has
@@ -104,21 +109,22 @@ record RedirectProperties(@Valid @DefaultValue NearCache nearCache,
      * @param keyPrefix prefix of every key and channel Shortgate uses, so several deployments can share a server
      * @param repair    background retries of a link change Redis could not take when it was made
      */
-    record Redis(@NotNull @DefaultValue("100ms") Duration timeout,
-                 @NotNull @DefaultValue("500ms") Duration queueingLimit,
-                 @NotNull @DefaultValue("1h") Duration ttl,
-                 @NotBlank @DefaultValue("sg:") String keyPrefix,
-                 @Valid @DefaultValue Repair repair) {
+    record Redis(
+            @NotNull @DefaultValue("100ms") Duration timeout,
+            @NotNull @DefaultValue("500ms") Duration queueingLimit,
+            @NotNull @DefaultValue("1h") Duration ttl,
+            @NotBlank @DefaultValue("sg:") String keyPrefix,
+            @Valid @DefaultValue Repair repair) {
 
         /**
          * @param attempts     retries before giving up (then other pods may serve the old state until the TTL)
          * @param firstBackoff wait before the first retry; it doubles each time, with jitter
          * @param maxBackoff   longest wait between retries
          */
-        record Repair(@Positive @DefaultValue("20") int attempts,
-                      @NotNull @DefaultValue("500ms") Duration firstBackoff,
-                      @NotNull @DefaultValue("30s") Duration maxBackoff) {
-        }
+        record Repair(
+                @Positive @DefaultValue("20") int attempts,
+                @NotNull @DefaultValue("500ms") Duration firstBackoff,
+                @NotNull @DefaultValue("30s") Duration maxBackoff) {}
 
         String linkKey(String code) {
             return keyPrefix + "link:" + code;

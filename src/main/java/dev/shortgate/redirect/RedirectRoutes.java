@@ -5,11 +5,11 @@ import static org.springframework.web.reactive.function.server.RequestPredicates
 
 import java.time.Clock;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.security.ApiRateLimiter;
 import dev.shortgate.security.ClientIpResolver;
 import dev.shortgate.visit.VisitCounts;
 import dev.shortgate.visit.VisitRecorder;
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -41,9 +41,15 @@ class RedirectRoutes {
     }
 
     @Bean
-    Redirects redirects(LinkLookup lookup, RedirectAnswer.Factory answers, VisitRecorder visits,
-                        VisitCounts visitCounts, ApiRateLimiter rateLimiter, Clock clock, RedirectMetrics metrics,
-                        RedirectProperties properties) {
+    Redirects redirects(
+            LinkLookup lookup,
+            RedirectAnswer.Factory answers,
+            VisitRecorder visits,
+            VisitCounts visitCounts,
+            ApiRateLimiter rateLimiter,
+            Clock clock,
+            RedirectMetrics metrics,
+            RedirectProperties properties) {
         return new Redirects(lookup, answers, visits, visitCounts, rateLimiter, clock, metrics, properties);
     }
 
@@ -58,8 +64,13 @@ class RedirectRoutes {
     }
 
     @Bean
-    FastRedirects fastRedirects(NearCache near, Redirects redirects, RedirectMetrics metrics,
-                                ClientIpResolver clientIps, MeterRegistry registry, RedirectProperties properties) {
+    FastRedirects fastRedirects(
+            NearCache near,
+            Redirects redirects,
+            RedirectMetrics metrics,
+            ClientIpResolver clientIps,
+            MeterRegistry registry,
+            RedirectProperties properties) {
         return new FastRedirects(near, redirects, metrics, clientIps, registry, properties.fastPath());
     }
 
@@ -77,9 +88,10 @@ class RedirectRoutes {
     @Bean
     NettyServerCustomizer fastRedirectsInPipeline(FastRedirects fast) {
         return server -> server.doOnChannelInit((observer, channel, remote) -> {
-            if (fast.serves(channel.localAddress()) && channel.pipeline().get(NettyPipeline.HttpTrafficHandler) != null) {
-                channel.pipeline().addBefore(NettyPipeline.HttpTrafficHandler, "shortgate.fastRedirects",
-                        fast.newConnection());
+            if (fast.serves(channel.localAddress())
+                    && channel.pipeline().get(NettyPipeline.HttpTrafficHandler) != null) {
+                channel.pipeline()
+                        .addBefore(NettyPipeline.HttpTrafficHandler, "shortgate.fastRedirects", fast.newConnection());
             }
         });
     }
@@ -101,13 +113,15 @@ class RedirectRoutes {
             /** Spring stops a {@link SmartLifecycle} through {@link #stop(Runnable)}; this starts the same drain. */
             @Override
             public void stop() {
-                stop(() -> { });
+                stop(() -> {});
             }
 
             @Override
             public void stop(Runnable callback) {
                 running = false;
-                fast.drain(properties.drainTimeout()).doFinally(signal -> callback.run()).subscribe();
+                fast.drain(properties.drainTimeout())
+                        .doFinally(signal -> callback.run())
+                        .subscribe();
             }
 
             @Override

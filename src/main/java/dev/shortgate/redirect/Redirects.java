@@ -45,8 +45,15 @@ final class Redirects {
     private final RedirectMetrics metrics;
     private final Reply unavailable;
 
-    Redirects(LinkLookup lookup, RedirectAnswer.Factory answers, VisitRecorder visits, VisitCounts visitCounts,
-              ApiRateLimiter rateLimiter, Clock clock, RedirectMetrics metrics, RedirectProperties properties) {
+    Redirects(
+            LinkLookup lookup,
+            RedirectAnswer.Factory answers,
+            VisitRecorder visits,
+            VisitCounts visitCounts,
+            ApiRateLimiter rateLimiter,
+            Clock clock,
+            RedirectMetrics metrics,
+            RedirectProperties properties) {
         this.lookup = lookup;
         this.answers = answers;
         this.visits = visits;
@@ -54,11 +61,16 @@ final class Redirects {
         this.rateLimiter = rateLimiter;
         this.clock = clock;
         this.metrics = metrics;
-        HttpHeaders unavailableHeaders = new DefaultHttpHeaders().add(RedirectProblems.UNAVAILABLE.headers)
+        HttpHeaders unavailableHeaders = new DefaultHttpHeaders()
+                .add(RedirectProblems.UNAVAILABLE.headers)
                 .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
-                .set(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, properties.retryAfter().toSeconds())));
-        this.unavailable = new Reply(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                new ReadOnlyHttpHeaders(true, flatten(unavailableHeaders)), RedirectProblems.UNAVAILABLE);
+                .set(
+                        HttpHeaderNames.RETRY_AFTER,
+                        Long.toString(Math.max(1, properties.retryAfter().toSeconds())));
+        this.unavailable = new Reply(
+                HttpResponseStatus.SERVICE_UNAVAILABLE,
+                new ReadOnlyHttpHeaders(true, flatten(unavailableHeaders)),
+                RedirectProblems.UNAVAILABLE);
     }
 
     /**
@@ -71,16 +83,14 @@ final class Redirects {
      * @param userAgent the {@code User-Agent} header, or {@code null}
      * @param referer   the {@code Referer} header, or {@code null}
      */
-    record Request(String code, boolean get, String rawQuery, InetAddress clientIp, String userAgent, String referer) {
-    }
+    record Request(String code, boolean get, String rawQuery, InetAddress clientIp, String userAgent, String referer) {}
 
     /**
      * What to send: a status and its headers, ready to encode, and for problems a body. Redirects have none and an
      * explicit zero length (without it a HEAD answer would go out with no length, and a keep-alive client would wait
      * for a body that never comes).
      */
-    record Reply(HttpResponseStatus status, HttpHeaders headers, RedirectProblems body) {
-    }
+    record Reply(HttpResponseStatus status, HttpHeaders headers, RedirectProblems body) {}
 
     /** The answer, looking the code up as far down as it takes. Never fails: backend trouble is a 503 reply. */
     Mono<Reply> answer(Request request) {
@@ -144,7 +154,8 @@ final class Redirects {
     /** A capped link whose visit count has to be read first. */
     private Mono<Reply> capped(Request request, Found found, long start) {
         RedirectAnswer answer = found.answer(answers);
-        return visitCounts.count(request.code())
+        return visitCounts
+                .count(request.code())
                 .onErrorResume(e -> Mono.just(0L)) // counters unreadable: serve, do not lock out
                 .map(visited -> visited >= answer.link.maxVisits()
                         ? problem(start, found.tier(), Outcome.GONE, RedirectProblems.GONE)
@@ -157,7 +168,8 @@ final class Redirects {
             visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
         }
         HttpHeaders headers = answer.variesWith(request.rawQuery())
-                ? answer.headers(answer.location(request.rawQuery())) : answer.headers;
+                ? answer.headers(answer.location(request.rawQuery()))
+                : answer.headers;
         return new Reply(answer.status, headers, null);
     }
 
@@ -166,8 +178,13 @@ final class Redirects {
         ProblemException limited = rateLimiter.notFoundLimited(ClientIpResolver.rateLimitKey(request.clientIp()));
         if (limited == null) {
             if (request.get()) {
-                visits.recordOrphan(OrphanVisitType.INVALID_SHORT_URL, request.code(), request.rawQuery(),
-                        request.clientIp(), request.userAgent(), request.referer());
+                visits.recordOrphan(
+                        OrphanVisitType.INVALID_SHORT_URL,
+                        request.code(),
+                        request.rawQuery(),
+                        request.clientIp(),
+                        request.userAgent(),
+                        request.referer());
             }
             return problem(start, tier, Outcome.NOT_FOUND, RedirectProblems.NOT_FOUND);
         }

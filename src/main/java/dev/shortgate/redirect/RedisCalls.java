@@ -36,7 +36,13 @@ import reactor.core.scheduler.Scheduler;
  */
 final class RedisCalls {
 
-    enum Operation { GET, SET, DELETE, PUBLISH, GUARD }
+    enum Operation {
+        GET,
+        SET,
+        DELETE,
+        PUBLISH,
+        GUARD
+    }
 
     private final SharedRedis redis;
     private final Duration timeout;
@@ -46,8 +52,13 @@ final class RedisCalls {
     private final CircuitBreaker breaker;
     private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
 
-    RedisCalls(SharedRedis redis, Duration timeout, Duration queueingLimit, Ticker ticker, Scheduler timer,
-               MeterRegistry registry) {
+    RedisCalls(
+            SharedRedis redis,
+            Duration timeout,
+            Duration queueingLimit,
+            Ticker ticker,
+            Scheduler timer,
+            MeterRegistry registry) {
         this.redis = redis;
         this.timeout = timeout;
         this.patience = (int) Math.max(0, queueingLimit.toNanos() / timeout.toNanos() - 1);
@@ -58,10 +69,13 @@ final class RedisCalls {
         TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(registry);
         // Registered up front, so dashboards and alerts see 0 rather than no series before the first error.
         for (Operation operation : Operation.values()) {
-            errors.put(operation, Counter.builder("shortgate.redis.errors")
-                    .description("Redis calls that failed, timed out or were refused by the open circuit breaker")
-                    .tag("operation", operation.name().toLowerCase(Locale.ROOT))
-                    .register(registry));
+            errors.put(
+                    operation,
+                    Counter.builder("shortgate.redis.errors")
+                            .description(
+                                    "Redis calls that failed, timed out or were refused by the open circuit breaker")
+                            .tag("operation", operation.name().toLowerCase(Locale.ROOT))
+                            .register(registry));
         }
     }
 
@@ -113,11 +127,13 @@ final class RedisCalls {
         return Flux.interval(timeout, timeout, timer)
                 .onBackpressureDrop() // ticks while a PING is out are skipped
                 .filter(tick -> !liveness.answeredWithin())
-                .concatMap(tick -> redis.commands()
-                        .flatMap(commands -> commands.server().ping())
-                        .timeout(queueingLimit, timer)
-                        .doOnNext(pong -> liveness.answered())
-                        .onErrorResume(error -> Mono.empty()), 1)
+                .concatMap(
+                        tick -> redis.commands()
+                                .flatMap(commands -> commands.server().ping())
+                                .timeout(queueingLimit, timer)
+                                .doOnNext(pong -> liveness.answered())
+                                .onErrorResume(error -> Mono.empty()),
+                        1)
                 .subscribe();
     }
 

@@ -49,7 +49,8 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
 
     RedisCodeGuard(RedisCalls redis, LinkRepository links, BloomShape shape, String keyPrefix, Ticker ticker) {
         if (shape.bits() >= Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("A Redis bitmap holds at most 2^31 bits; the guard needs " + shape.bits());
+            throw new IllegalArgumentException(
+                    "A Redis bitmap holds at most 2^31 bits; the guard needs " + shape.bits());
         }
         this.redis = redis;
         this.links = links;
@@ -69,8 +70,10 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
             reads.get(BIT, (int) position);
         }
         reads.get(BIT, complete);
-        return redis.call(RedisCalls.Operation.GUARD, commands -> commands.strings().bitfield(key, reads)
-                        .map(Value::getValue).collectList())
+        return redis.call(RedisCalls.Operation.GUARD, commands -> commands.strings()
+                        .bitfield(key, reads)
+                        .map(Value::getValue)
+                        .collectList())
                 .map(bits -> {
                     boolean built = bits.get(bits.size() - 1) == 1L;
                     ready = built;
@@ -86,8 +89,8 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
     @Override
     public Mono<Void> add(String code) {
         // Past this pod's breaker: other pods trust these bits to answer 404 (see RedisCalls.callPastBreaker).
-        return redis.callPastBreaker(RedisCalls.Operation.GUARD,
-                        commands -> commands.strings().bitfield(key, sets(List.of(code))))
+        return redis.callPastBreaker(RedisCalls.Operation.GUARD, commands -> commands.strings()
+                        .bitfield(key, sets(List.of(code))))
                 .then();
     }
 
@@ -141,24 +144,32 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
         if (now < next || !nextBuildAttempt.compareAndSet(next, now + BUILD_RETRY.toNanos())) {
             return;
         }
-        build().subscribe(null, error -> log.warn("Could not build the unknown-code guard; lookups of unknown "
-                + "codes reach the database meanwhile: {}", error.toString()));
+        build().subscribe(
+                        null,
+                        error -> log.warn(
+                                "Could not build the unknown-code guard; lookups of unknown "
+                                        + "codes reach the database meanwhile: {}",
+                                error.toString()));
     }
 
     /** Builds the filter from every code in the database, if no other pod is building it now. */
     Mono<Void> build() {
         return redis.unguarded()
-                .flatMap(commands -> commands.strings().set(lockKey, new byte[] {1},
-                                SetArgs.Builder.nx().px(BUILD_LOCK.toMillis()))
+                .flatMap(commands -> commands.strings()
+                        .set(lockKey, new byte[] {1}, SetArgs.Builder.nx().px(BUILD_LOCK.toMillis()))
                         .flatMap(locked -> {
-                            log.info("Building the unknown-code guard from the database ({} bits, {} hashes)",
-                                    shape.bits(), shape.hashes());
+                            log.info(
+                                    "Building the unknown-code guard from the database ({} bits, {} hashes)",
+                                    shape.bits(),
+                                    shape.hashes());
                             AtomicLong added = new AtomicLong();
                             return links.allCodes(PAGE)
                                     .buffer(PAGE)
-                                    .concatMap(page -> commands.strings().bitfield(key, sets(page))
+                                    .concatMap(page -> commands.strings()
+                                            .bitfield(key, sets(page))
                                             .then(Mono.fromRunnable(() -> added.addAndGet(page.size()))))
-                                    .then(commands.strings().bitfield(key, new BitFieldArgs().set(BIT, complete, 1))
+                                    .then(commands.strings()
+                                            .bitfield(key, new BitFieldArgs().set(BIT, complete, 1))
                                             .then())
                                     .then(commands.keys().del(lockKey))
                                     .doOnSuccess(done -> {

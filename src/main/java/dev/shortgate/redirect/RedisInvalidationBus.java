@@ -26,8 +26,9 @@ final class RedisInvalidationBus implements InvalidationBus {
 
     @Override
     public Mono<Void> publish(String code) {
-        return redis.call(RedisCalls.Operation.PUBLISH, commands -> commands.server().publish(channel,
-                code.getBytes(StandardCharsets.UTF_8))).then();
+        return redis.call(RedisCalls.Operation.PUBLISH, commands -> commands.server()
+                        .publish(channel, code.getBytes(StandardCharsets.UTF_8)))
+                .then();
     }
 
     @Override

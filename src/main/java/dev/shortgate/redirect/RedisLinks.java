@@ -56,24 +56,29 @@ final class RedisLinks implements RedisTier {
 
     /** The cached link, or empty when Redis does not hold it; an error when Redis cannot answer in time. */
     Mono<Link> get(String code) {
-        return redis.call(RedisCalls.Operation.GET, commands -> commands.strings().get(settings.linkKey(code)))
+        return redis.call(
+                        RedisCalls.Operation.GET, commands -> commands.strings().get(settings.linkKey(code)))
                 .map(codec::decode);
     }
 
     @Override
     public Mono<Void> put(Link link) {
-        return redis.call(RedisCalls.Operation.SET, commands -> commands.strings().set(settings.linkKey(link.code()),
-                codec.encode(link), expiring)).then();
+        return redis.call(RedisCalls.Operation.SET, commands -> commands.strings()
+                        .set(settings.linkKey(link.code()), codec.encode(link), expiring))
+                .then();
     }
 
     @Override
     public void keep(Link link) {
-        redis.call(RedisCalls.Operation.SET, commands -> commands.strings().set(settings.linkKey(link.code()),
-                codec.encode(link), expiringIfAbsent)).subscribe(done -> { }, error -> { });
+        redis.call(RedisCalls.Operation.SET, commands -> commands.strings()
+                        .set(settings.linkKey(link.code()), codec.encode(link), expiringIfAbsent))
+                .subscribe(done -> {}, error -> {});
     }
 
     @Override
     public Mono<Void> delete(String code) {
-        return redis.call(RedisCalls.Operation.DELETE, commands -> commands.keys().del(settings.linkKey(code))).then();
+        return redis.call(
+                        RedisCalls.Operation.DELETE, commands -> commands.keys().del(settings.linkKey(code)))
+                .then();
     }
 }

@@ -38,8 +38,7 @@ interface RedisTier {
         }
 
         @Override
-        public void keep(Link link) {
-        }
+        public void keep(Link link) {}
 
         @Override
         public Mono<Void> put(Link link) {

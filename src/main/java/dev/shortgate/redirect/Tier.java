@@ -7,7 +7,11 @@ import java.util.Locale;
  * unknown-code guard answered that the code was never created; {@code NONE}: no lookup was needed or possible.
  */
 enum Tier {
-    NEAR, REDIS, GUARD, DB, NONE;
+    NEAR,
+    REDIS,
+    GUARD,
+    DB,
+    NONE;
 
     final String tag = name().toLowerCase(Locale.ROOT);
 }

@@ -44,14 +44,23 @@ final class TieredLinkLookup implements LinkLookup {
     private final Counter guardRejected;
     private final Counter guardHealed;
 
-    TieredLinkLookup(NearCache near, RedisTier redis, UnknownCodeGuard guard, RedirectProperties.Guard guarding,
-                     Database database, Scheduler dbScheduler, Duration dbTimeout, int maxDbLookups,
-                     MeterRegistry registry) {
+    TieredLinkLookup(
+            NearCache near,
+            RedisTier redis,
+            UnknownCodeGuard guard,
+            RedirectProperties.Guard guarding,
+            Database database,
+            Scheduler dbScheduler,
+            Duration dbTimeout,
+            int maxDbLookups,
+            MeterRegistry registry) {
         this.near = near;
         this.redis = redis;
         this.guard = guard;
-        this.verifications = Bucket.builder().addLimit(limit -> limit.capacity(guarding.verifyBurst())
-                .refillGreedy(guarding.verifyPerSecond(), Duration.ofSeconds(1))).build();
+        this.verifications = Bucket.builder()
+                .addLimit(limit -> limit.capacity(guarding.verifyBurst())
+                        .refillGreedy(guarding.verifyPerSecond(), Duration.ofSeconds(1)))
+                .build();
         this.guardRejected = Counter.builder("shortgate.guard.rejected")
                 .description("Lookups the unknown-code guard answered 404 without a database query")
                 .register(registry);
@@ -117,7 +126,7 @@ final class TieredLinkLookup implements LinkLookup {
             }
             return fromDatabase(code).doOnNext(found -> found.link().ifPresent(link -> {
                 guardHealed.increment();
-                guard.add(code).subscribe(null, error -> { }); // best effort: the next verification tries again
+                guard.add(code).subscribe(null, error -> {}); // best effort: the next verification tries again
             }));
         });
     }

@@ -38,11 +38,13 @@ class AdminKeyBootstrap {
                         log.warn("No admin API key is configured or stored: set SHORTGATE_ADMIN_KEY to use the API");
                         return Mono.empty();
                     }
-                    return keys.create("bootstrap-admin", ApiScope.ADMIN).doOnNext(created -> log.warn(
-                            "Generated the first admin API key (id {}). It is shown only this once; store it now:\n\n"
-                                    + "    {}\n\nUse it as the X-Api-Key header. Set SHORTGATE_ADMIN_KEY to choose your own.",
-                            created.info().id(), created.key()));
+                    return keys.create("bootstrap-admin", ApiScope.ADMIN)
+                            .doOnNext(created -> log.warn(
+                                    "Generated the first admin API key (id {}). It is shown only this once; store it now:\n\n"
+                                            + "    {}\n\nUse it as the X-Api-Key header. Set SHORTGATE_ADMIN_KEY to choose your own.",
+                                    created.info().id(),
+                                    created.key()));
                 })
-                .subscribe(created -> { }, error -> log.error("Could not check for an admin API key", error));
+                .subscribe(created -> {}, error -> log.error("Could not check for an admin API key", error));
     }
 }

@@ -28,23 +28,33 @@ class ApiKeyController {
         this.keys = keys;
     }
 
-    record CreateKeyRequest(String name, String scope) {
-    }
+    record CreateKeyRequest(String name, String scope) {}
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    Mono<ResponseEntity<Map<String, Object>>> create(@RequestBody CreateKeyRequest request, ServerWebExchange exchange) {
+    Mono<ResponseEntity<Map<String, Object>>> create(
+            @RequestBody CreateKeyRequest request, ServerWebExchange exchange) {
         ApiPrincipal.of(exchange).require(ApiScope.ADMIN);
         ApiScope scope;
         try {
             scope = ApiScope.parse(request.scope() == null ? "" : request.scope());
         } catch (IllegalArgumentException e) {
-            return Mono.error(Problem.INVALID_REQUEST.toException("scope must be admin, create or read.")
+            return Mono.error(Problem.INVALID_REQUEST
+                    .toException("scope must be admin, create or read.")
                     .with("field", "scope"));
         }
-        return keys.create(request.name(), scope).map(created -> ResponseEntity
-                .created(URI.create("/api/v1/keys/" + created.info().id()))
-                .body(Map.of("id", created.info().id(), "name", created.info().name(), "scope",
-                        created.info().scope(), "createdAt", created.info().createdAt(), "key", created.key())));
+        return keys.create(request.name(), scope).map(created -> ResponseEntity.created(
+                        URI.create("/api/v1/keys/" + created.info().id()))
+                .body(Map.of(
+                        "id",
+                        created.info().id(),
+                        "name",
+                        created.info().name(),
+                        "scope",
+                        created.info().scope(),
+                        "createdAt",
+                        created.info().createdAt(),
+                        "key",
+                        created.key())));
     }
 
     @GetMapping

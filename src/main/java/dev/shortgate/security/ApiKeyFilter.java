@@ -56,8 +56,8 @@ class ApiKeyFilter implements WebFilter, Ordered {
         // 429 for anything else, so guessing keys costs no database query.
         String client = ClientIpResolver.rateLimitKey(clientIps.resolve(exchange.getRequest()));
         ProblemException overBudget = rateLimiter.checkAuthFailures(client);
-        Mono<ApiPrincipal> authenticated = overBudget == null ? keys.authenticate(presented)
-                : keys.authenticateKnown(presented);
+        Mono<ApiPrincipal> authenticated =
+                overBudget == null ? keys.authenticate(presented) : keys.authenticateKnown(presented);
         return authenticated
                 .switchIfEmpty(Mono.defer(() -> {
                     if (overBudget != null) {
@@ -105,7 +105,9 @@ class ApiKeyFilter implements WebFilter, Ordered {
 
     /** The OpenAPI description ({@code /api/v1/openapi.json}) and Swagger UI's configuration beside it are open. */
     private static boolean isDescription(List<String> segments) {
-        return segments.size() >= 3 && "v1".equals(segments.get(1)) && "openapi.json".equals(segments.get(2))
+        return segments.size() >= 3
+                && "v1".equals(segments.get(1))
+                && "openapi.json".equals(segments.get(2))
                 && (segments.size() == 3 || segments.size() == 4 && "swagger-config".equals(segments.get(3)));
     }
 
@@ -132,8 +134,8 @@ class ApiKeyFilter implements WebFilter, Ordered {
     }
 
     private static RuntimeException unauthorized() {
-        var problem = Problem.UNAUTHORIZED.toException("A valid API key is required, in X-Api-Key or "
-                + "Authorization: Bearer.");
+        var problem = Problem.UNAUTHORIZED.toException(
+                "A valid API key is required, in X-Api-Key or " + "Authorization: Bearer.");
         problem.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"shortgate\"");
         return problem;
     }

@@ -33,12 +33,10 @@ public class ApiKeys {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A key as the admin API lists it; the key itself is never shown again after creation. */
-    public record KeyInfo(long id, String name, String scope, Instant createdAt, Instant revokedAt) {
-    }
+    public record KeyInfo(long id, String name, String scope, Instant createdAt, Instant revokedAt) {}
 
     /** A new key: its info, and the key itself, shown once. */
-    public record NewKey(KeyInfo info, String key) {
-    }
+    public record NewKey(KeyInfo info, String key) {}
 
     private final DatabaseClient db;
     private final Clock clock;
@@ -68,7 +66,8 @@ public class ApiKeys {
             return Mono.just(new ApiPrincipal(null, "configured-admin", ApiScope.ADMIN));
         }
         String cacheKey = Base64.getEncoder().encodeToString(hash);
-        return Mono.fromFuture(byHash.get(cacheKey, (k, executor) -> lookup(hash).toFuture()), true)
+        return Mono.fromFuture(
+                        byHash.get(cacheKey, (k, executor) -> lookup(hash).toFuture()), true)
                 .flatMap(Mono::justOrEmpty);
     }
 
@@ -96,8 +95,10 @@ public class ApiKeys {
                     if (stored == null || !MessageDigest.isEqual(stored, hash)) {
                         return Optional.<ApiPrincipal>empty();
                     }
-                    return Optional.of(new ApiPrincipal(((Number) row.get("id")).longValue(),
-                            row.get("name", String.class), ApiScope.parse(row.get("scope", String.class))));
+                    return Optional.of(new ApiPrincipal(
+                            ((Number) row.get("id")).longValue(),
+                            row.get("name", String.class),
+                            ApiScope.parse(row.get("scope", String.class))));
                 })
                 .one()
                 .defaultIfEmpty(Optional.empty());
@@ -105,7 +106,8 @@ public class ApiKeys {
 
     public Mono<NewKey> create(String name, ApiScope scope) {
         if (!StringUtils.hasText(name) || name.length() > 100) {
-            return Mono.error(Problem.INVALID_REQUEST.toException("name must be 1 to 100 characters.")
+            return Mono.error(Problem.INVALID_REQUEST
+                    .toException("name must be 1 to 100 characters.")
                     .with("field", "name"));
         }
         String key = newKey();
@@ -123,8 +125,11 @@ public class ApiKeys {
 
     public Flux<KeyInfo> list() {
         return db.sql("SELECT id, name, scope, created_at, revoked_at FROM api_key ORDER BY id")
-                .map(row -> new KeyInfo(((Number) row.get("id")).longValue(), row.get("name", String.class),
-                        row.get("scope", String.class), instant(row.get("created_at", LocalDateTime.class)),
+                .map(row -> new KeyInfo(
+                        ((Number) row.get("id")).longValue(),
+                        row.get("name", String.class),
+                        row.get("scope", String.class),
+                        instant(row.get("created_at", LocalDateTime.class)),
                         instant(row.get("revoked_at", LocalDateTime.class))))
                 .all();
     }
@@ -134,9 +139,11 @@ public class ApiKeys {
         return db.sql("UPDATE api_key SET revoked_at = :at WHERE id = :id AND revoked_at IS NULL")
                 .bind("at", LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC))
                 .bind("id", id)
-                .fetch().rowsUpdated()
-                .flatMap(rows -> rows > 0 ? Mono.empty() : Mono.error(Problem.API_KEY_NOT_FOUND.toException(
-                        "No active API key has the id " + id + ".")))
+                .fetch()
+                .rowsUpdated()
+                .flatMap(rows -> rows > 0
+                        ? Mono.empty()
+                        : Mono.error(Problem.API_KEY_NOT_FOUND.toException("No active API key has the id " + id + ".")))
                 .doOnSuccess(done -> byHash.synchronous().invalidateAll())
                 .then();
     }

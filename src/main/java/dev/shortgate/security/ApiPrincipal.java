@@ -18,7 +18,8 @@ public record ApiPrincipal(Long keyId, String name, ApiScope scope) {
     public static ApiPrincipal of(ServerWebExchange exchange) {
         ApiPrincipal principal = exchange.getAttribute(ATTRIBUTE);
         if (principal == null) { // the API key filter did not run for this path: never serve it unauthenticated
-            throw Problem.UNAUTHORIZED.toException("A valid API key is required, in X-Api-Key or Authorization: Bearer.");
+            throw Problem.UNAUTHORIZED.toException(
+                    "A valid API key is required, in X-Api-Key or Authorization: Bearer.");
         }
         return principal;
     }

@@ -44,11 +44,14 @@ public class ApiRateLimiter {
         SecurityProperties.RateLimit limits = properties.rateLimit();
         this.apiLimit = configuration(limits.apiCapacity(), limits.apiRefill(), limits.apiPeriod());
         this.notFoundLimit = configuration(limits.notFoundCapacity(), limits.notFoundRefill(), limits.notFoundPeriod());
-        this.authFailureLimit = configuration(limits.authFailureCapacity(), limits.authFailureRefill(),
-                limits.authFailurePeriod());
+        this.authFailureLimit =
+                configuration(limits.authFailureCapacity(), limits.authFailureRefill(), limits.authFailurePeriod());
         this.shared = shared;
         this.sharedTimeout = limits.redisTimeout();
-        this.local = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(10)).build();
+        this.local = Caffeine.newBuilder()
+                .maximumSize(100_000)
+                .expireAfterAccess(Duration.ofMinutes(10))
+                .build();
         this.apiRejected = rejected(registry, "api_key");
         this.notFoundRejected = rejected(registry, "not_found_ip");
         this.authFailureRejected = rejected(registry, "auth_failure_ip");
@@ -58,8 +61,10 @@ public class ApiRateLimiter {
     }
 
     private static Counter rejected(MeterRegistry registry, String limit) {
-        return Counter.builder("shortgate.ratelimit.rejected").description("Requests refused with 429")
-                .tag("limit", limit).register(registry);
+        return Counter.builder("shortgate.ratelimit.rejected")
+                .description("Requests refused with 429")
+                .tag("limit", limit)
+                .register(registry);
     }
 
     private static BucketConfiguration configuration(long capacity, long refill, Duration period) {
@@ -70,7 +75,8 @@ public class ApiRateLimiter {
 
     /** Completes when this key may make another API call; otherwise a 429 problem with Retry-After. */
     Mono<Void> admit(ApiPrincipal principal) {
-        String key = "api:" + (principal.keyId() == null ? "admin" : principal.keyId().toString());
+        String key = "api:"
+                + (principal.keyId() == null ? "admin" : principal.keyId().toString());
         return consume(key, apiLimit).flatMap(probe -> {
             if (probe.isConsumed()) {
                 return Mono.empty();
@@ -109,7 +115,8 @@ public class ApiRateLimiter {
             return null;
         }
         authFailureRejected.increment();
-        return tooMany(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill(),
+        return tooMany(
+                bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill(),
                 "Too many requests with wrong API keys from this address.");
     }
 
@@ -119,12 +126,14 @@ public class ApiRateLimiter {
     }
 
     private Bucket localBucket(String key, BucketConfiguration configuration) {
-        return local.get(key, k -> Bucket.builder().addLimit(configuration.getBandwidths()[0]).build());
+        return local.get(
+                key,
+                k -> Bucket.builder().addLimit(configuration.getBandwidths()[0]).build());
     }
 
     private Mono<ConsumptionProbe> consume(String key, BucketConfiguration configuration) {
-        Mono<ConsumptionProbe> localProbe = Mono.fromSupplier(() ->
-                localBucket(key, configuration).tryConsumeAndReturnRemaining(1));
+        Mono<ConsumptionProbe> localProbe =
+                Mono.fromSupplier(() -> localBucket(key, configuration).tryConsumeAndReturnRemaining(1));
         return shared.tryConsume(key, configuration)
                 .timeout(sharedTimeout)
                 .onErrorResume(e -> {

@@ -64,7 +64,7 @@ class BodySizeLimitFilter implements WebFilter, Ordered {
     }
 
     private static RuntimeException tooLarge(long limit) {
-        return Problem.PAYLOAD_TOO_LARGE.toException("The request body is larger than the " + limit
-                + " bytes this endpoint accepts.");
+        return Problem.PAYLOAD_TOO_LARGE.toException(
+                "The request body is larger than the " + limit + " bytes this endpoint accepts.");
     }
 }

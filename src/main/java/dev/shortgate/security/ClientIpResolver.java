@@ -41,14 +41,18 @@ public final class ClientIpResolver {
 
     /** The client address of a request: its socket peer, or the right-most untrusted X-Forwarded-For hop. */
     public InetAddress resolve(org.springframework.web.reactive.function.server.ServerRequest request) {
-        InetAddress peer = request.remoteAddress().map(java.net.InetSocketAddress::getAddress).orElse(null);
+        InetAddress peer = request.remoteAddress()
+                .map(java.net.InetSocketAddress::getAddress)
+                .orElse(null);
         return resolve(peer, request.headers().asHttpHeaders().get("X-Forwarded-For"));
     }
 
     /** The same for a request seen by a {@code WebFilter}. */
     public InetAddress resolve(org.springframework.http.server.reactive.ServerHttpRequest request) {
         java.net.InetSocketAddress remote = request.getRemoteAddress();
-        return resolve(remote == null ? null : remote.getAddress(), request.getHeaders().get("X-Forwarded-For"));
+        return resolve(
+                remote == null ? null : remote.getAddress(),
+                request.getHeaders().get("X-Forwarded-For"));
     }
 
     /**
@@ -139,8 +143,9 @@ public final class ClientIpResolver {
             }
         }
         boolean v4 = IPV4.matcher(s).matches();
-        boolean v6 = !v4 && s.indexOf(':') >= 0 && s.chars().allMatch(c -> Character.digit(c, 16) >= 0
-                || c == ':' || c == '.');
+        boolean v6 = !v4
+                && s.indexOf(':') >= 0
+                && s.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == ':' || c == '.');
         if (!v4 && !v6) {
             return null;
         }
@@ -166,7 +171,9 @@ public final class ClientIpResolver {
             int slash = text.indexOf('/');
             String address = slash < 0 ? text : text.substring(0, slash);
             InetAddress parsed = parseLiteral(address);
-            if (parsed == null || address.contains("[") || IPV4_WITH_PORT.matcher(address).matches()) {
+            if (parsed == null
+                    || address.contains("[")
+                    || IPV4_WITH_PORT.matcher(address).matches()) {
                 throw new IllegalArgumentException("Trusted proxy '" + entry
                         + "' is not an IP address or CIDR block such as 10.0.0.0/8 or fd00::/8");
             }
@@ -176,8 +183,8 @@ public final class ClientIpResolver {
             if (slash >= 0) {
                 String bits = text.substring(slash + 1);
                 if (!bits.matches("\\d{1,3}") || Integer.parseInt(bits) > max) {
-                    throw new IllegalArgumentException("Trusted proxy '" + entry + "' has an invalid prefix length;"
-                            + " expected 0 to " + max);
+                    throw new IllegalArgumentException(
+                            "Trusted proxy '" + entry + "' has an invalid prefix length;" + " expected 0 to " + max);
                 }
                 prefix = Integer.parseInt(bits);
             }

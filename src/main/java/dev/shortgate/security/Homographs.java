@@ -14,7 +14,9 @@ final class Homographs {
      * written with it; digits come from one system; no invisible or hidden-overlay characters.
      */
     private static final SpoofChecker CHECKER = new SpoofChecker.Builder()
-            .setChecks(SpoofChecker.RESTRICTION_LEVEL | SpoofChecker.MIXED_NUMBERS | SpoofChecker.INVISIBLE
+            .setChecks(SpoofChecker.RESTRICTION_LEVEL
+                    | SpoofChecker.MIXED_NUMBERS
+                    | SpoofChecker.INVISIBLE
                     | SpoofChecker.HIDDEN_OVERLAY)
             .setRestrictionLevel(SpoofChecker.RestrictionLevel.HIGHLY_RESTRICTIVE)
             .build();
@@ -30,8 +32,7 @@ final class Homographs {
         ASCII_SKELETON_CHARACTERS = set.freeze();
     }
 
-    private Homographs() {
-    }
+    private Homographs() {}
 
     /** Whether the label fails the restriction level (mixed scripts), mixes digit systems or hides characters. */
     static boolean isSpoof(String label) {

@@ -17,7 +17,10 @@ final class HostNames {
 
     /** UTS #46 non-transitional processing, as browsers do it, with STD3 rules (letters, digits and hyphens). */
     private static final IDNA IDNA_UTS46 = IDNA.getUTS46Instance(IDNA.NONTRANSITIONAL_TO_ASCII
-            | IDNA.NONTRANSITIONAL_TO_UNICODE | IDNA.USE_STD3_RULES | IDNA.CHECK_BIDI | IDNA.CHECK_CONTEXTJ
+            | IDNA.NONTRANSITIONAL_TO_UNICODE
+            | IDNA.USE_STD3_RULES
+            | IDNA.CHECK_BIDI
+            | IDNA.CHECK_CONTEXTJ
             | IDNA.CHECK_CONTEXTO);
 
     /**
@@ -27,11 +30,10 @@ final class HostNames {
     private static final Set<IDNA.Error> TOLERATED_IDNA_ERRORS = EnumSet.of(IDNA.Error.HYPHEN_3_4);
 
     /** Suffixes of names that exist only inside private networks (RFC 6761, RFC 6762, RFC 8375, ICANN). */
-    private static final List<String> PRIVATE_NAME_SUFFIXES = List.of(".localhost", ".local", ".localdomain",
-            ".home.arpa", ".internal");
+    private static final List<String> PRIVATE_NAME_SUFFIXES =
+            List.of(".localhost", ".local", ".localdomain", ".home.arpa", ".internal");
 
-    private HostNames() {
-    }
+    private HostNames() {}
 
     /** The host as lower-case punycode without a trailing dot, or {@code null} when it is no valid host name. */
     static String toAscii(String host) {
@@ -39,7 +41,9 @@ final class HostNames {
             return null;
         }
         IDNA.Info info = new IDNA.Info();
-        String ascii = IDNA_UTS46.nameToASCII(host, new StringBuilder(host.length() + 16), info).toString();
+        String ascii = IDNA_UTS46
+                .nameToASCII(host, new StringBuilder(host.length() + 16), info)
+                .toString();
         if (hasErrors(info)) {
             return null;
         }
@@ -62,17 +66,19 @@ final class HostNames {
                 continue;
             }
             IDNA.Info info = new IDNA.Info();
-            String unicode = IDNA_UTS46.labelToUnicode(label, new StringBuilder(), info).toString();
+            String unicode =
+                    IDNA_UTS46.labelToUnicode(label, new StringBuilder(), info).toString();
             if (hasErrors(info)) {
                 throw UrlPolicy.invalid(Problem.INVALID_URL, "url has an invalid host name.");
             }
             if (Homographs.isSpoof(unicode)) {
-                throw UrlPolicy.invalid(Problem.URL_HOMOGRAPH, "url has a host label that mixes scripts or "
-                        + "characters that look alike (" + label + ").");
+                throw UrlPolicy.invalid(
+                        Problem.URL_HOMOGRAPH,
+                        "url has a host label that mixes scripts or " + "characters that look alike (" + label + ").");
             }
             if (asciiTld && Homographs.looksLikeAscii(unicode)) {
-                throw UrlPolicy.invalid(Problem.URL_HOMOGRAPH, "url has a host label that imitates an ASCII name ("
-                        + label + ").");
+                throw UrlPolicy.invalid(
+                        Problem.URL_HOMOGRAPH, "url has a host label that imitates an ASCII name (" + label + ").");
             }
         }
     }

@@ -32,34 +32,33 @@ final class IpLiterals {
 
     /** Not globally reachable (IANA IPv4 Special-Purpose Address Registry). */
     private static final List<IPAddress> NOT_GLOBAL_IPV4 = blocks(
-            "0.0.0.0/8",        // "this network", incl. 0.0.0.0
-            "10.0.0.0/8",       // private
-            "100.64.0.0/10",    // shared address space (CGNAT)
-            "127.0.0.0/8",      // loopback
-            "169.254.0.0/16",   // link-local, cloud metadata
-            "172.16.0.0/12",    // private
-            "192.0.0.0/24",     // IETF protocol assignments
-            "192.0.2.0/24",     // documentation
-            "192.88.99.0/24",   // deprecated 6to4 relay anycast
-            "192.168.0.0/16",   // private
-            "198.18.0.0/15",    // benchmarking
-            "198.51.100.0/24",  // documentation
-            "203.0.113.0/24",   // documentation
-            "224.0.0.0/4",      // multicast
-            "240.0.0.0/4");     // reserved, incl. 255.255.255.255
+            "0.0.0.0/8", // "this network", incl. 0.0.0.0
+            "10.0.0.0/8", // private
+            "100.64.0.0/10", // shared address space (CGNAT)
+            "127.0.0.0/8", // loopback
+            "169.254.0.0/16", // link-local, cloud metadata
+            "172.16.0.0/12", // private
+            "192.0.0.0/24", // IETF protocol assignments
+            "192.0.2.0/24", // documentation
+            "192.88.99.0/24", // deprecated 6to4 relay anycast
+            "192.168.0.0/16", // private
+            "198.18.0.0/15", // benchmarking
+            "198.51.100.0/24", // documentation
+            "203.0.113.0/24", // documentation
+            "224.0.0.0/4", // multicast
+            "240.0.0.0/4"); // reserved, incl. 255.255.255.255
 
     private static final IPAddress GLOBAL_UNICAST = blocks("2000::/3").get(0);
     private static final IPAddress NAT64 = blocks("64:ff9b::/96").get(0);
 
     /** The special-purpose blocks inside global unicast that are not globally reachable. */
     private static final List<IPAddress> NOT_GLOBAL_IPV6 = blocks(
-            "2001::/23",        // IETF protocol assignments, incl. Teredo
-            "2001:db8::/32",    // documentation
-            "3ff0::/12",        // documentation 3fff::/20, and the unallocated space around it
-            "5f00::/16");       // SRv6 SIDs
+            "2001::/23", // IETF protocol assignments, incl. Teredo
+            "2001:db8::/32", // documentation
+            "3ff0::/12", // documentation 3fff::/20, and the unallocated space around it
+            "5f00::/16"); // SRv6 SIDs
 
-    private IpLiterals() {
-    }
+    private IpLiterals() {}
 
     /** WHATWG "ends in a number": whether a browser treats this ASCII host as IPv4. A trailing dot is ignored. */
     static boolean endsInANumber(String host) {
@@ -114,10 +113,16 @@ final class IpLiterals {
     private static IPAddressStringParameters ipv4() {
         IPAddressStringParameters.Builder builder = strict().allowIPv6(false).allowSingleSegment(true);
         builder.getIPv4AddressParametersBuilder()
-                .allow_inet_aton(true).allow_inet_aton_hex(true).allow_inet_aton_octal(true)
-                .allow_inet_aton_joined_segments(true).allow_inet_aton_leading_zeros(true)
-                .allow_inet_aton_single_segment_mask(false).allow_inet_aton_extraneous_digits(false)
-                .allowLeadingZeros(true).allowUnlimitedLeadingZeros(true).allowBinary(false);
+                .allow_inet_aton(true)
+                .allow_inet_aton_hex(true)
+                .allow_inet_aton_octal(true)
+                .allow_inet_aton_joined_segments(true)
+                .allow_inet_aton_leading_zeros(true)
+                .allow_inet_aton_single_segment_mask(false)
+                .allow_inet_aton_extraneous_digits(false)
+                .allowLeadingZeros(true)
+                .allowUnlimitedLeadingZeros(true)
+                .allowBinary(false);
         return builder.toParams();
     }
 
@@ -125,21 +130,36 @@ final class IpLiterals {
     private static IPAddressStringParameters ipv6() {
         IPAddressStringParameters.Builder builder = strict().allowIPv4(false).allowSingleSegment(false);
         builder.getIPv6AddressParametersBuilder()
-                .allowZone(false).allowEmptyZone(false).allowMixed(true).allowBase85(false).allowBinary(false)
-                .allowLeadingZeros(true).allowUnlimitedLeadingZeros(false);
-        builder.getIPv6AddressParametersBuilder().getEmbeddedIPv4AddressParametersBuilder()
-                .allow_inet_aton(false).allowLeadingZeros(false).allowUnlimitedLeadingZeros(false).allowBinary(false);
+                .allowZone(false)
+                .allowEmptyZone(false)
+                .allowMixed(true)
+                .allowBase85(false)
+                .allowBinary(false)
+                .allowLeadingZeros(true)
+                .allowUnlimitedLeadingZeros(false);
+        builder.getIPv6AddressParametersBuilder()
+                .getEmbeddedIPv4AddressParametersBuilder()
+                .allow_inet_aton(false)
+                .allowLeadingZeros(false)
+                .allowUnlimitedLeadingZeros(false)
+                .allowBinary(false);
         return builder.toParams();
     }
 
     /** Only plain addresses: no prefix, mask, range, wildcard or empty string. */
     private static IPAddressStringParameters.Builder strict() {
-        return new IPAddressStringParameters.Builder().allowEmpty(false).allowAll(false).allowPrefix(false)
-                .allowMask(false).allowPrefixOnly(false).setRangeOptions(RangeParameters.NO_RANGE);
+        return new IPAddressStringParameters.Builder()
+                .allowEmpty(false)
+                .allowAll(false)
+                .allowPrefix(false)
+                .allowMask(false)
+                .allowPrefixOnly(false)
+                .setRangeOptions(RangeParameters.NO_RANGE);
     }
 
     private static List<IPAddress> blocks(String... cidrs) {
-        return Arrays.stream(cidrs).map(cidr -> new IPAddressString(cidr).getAddress().toPrefixBlock())
+        return Arrays.stream(cidrs)
+                .map(cidr -> new IPAddressString(cidr).getAddress().toPrefixBlock())
                 .toList();
     }
 }

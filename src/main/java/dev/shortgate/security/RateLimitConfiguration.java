@@ -14,8 +14,10 @@ class RateLimitConfiguration {
 
     @Bean
     @RedisConfigured
-    RedisBuckets redisBuckets(LettuceConnectionFactory redis,
-                              @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix, Ticker ticker) {
+    RedisBuckets redisBuckets(
+            LettuceConnectionFactory redis,
+            @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix,
+            Ticker ticker) {
         return new RedisBuckets(redis, keyPrefix + "rate:", ticker);
     }
 

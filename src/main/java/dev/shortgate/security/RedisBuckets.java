@@ -42,9 +42,15 @@ final class RedisBuckets implements SharedBuckets {
     RedisBuckets(LettuceConnectionFactory factory, String keyPrefix, Ticker ticker) {
         this.keyPrefix = keyPrefix;
         this.ticker = ticker;
-        this.proxies = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(10)).build();
-        this.emptyUntil = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(1))
-                .ticker(ticker).build();
+        this.proxies = Caffeine.newBuilder()
+                .maximumSize(100_000)
+                .expireAfterAccess(Duration.ofMinutes(10))
+                .build();
+        this.emptyUntil = Caffeine.newBuilder()
+                .maximumSize(100_000)
+                .expireAfterWrite(Duration.ofMinutes(1))
+                .ticker(ticker)
+                .build();
         // Bucket4j connects with a blocking call: keep it off every event loop (it would deadlock one of Lettuce's
         // own), and make it once, retrying a few seconds after a failure.
         this.manager = Mono.fromCallable(() -> proxyManager(factory))
@@ -55,7 +61,8 @@ final class RedisBuckets implements SharedBuckets {
     /** Connects before traffic arrives, so the first requests do not fall back to the pods' own buckets. */
     @EventListener(ApplicationReadyEvent.class)
     void connect() {
-        manager.subscribe(connected -> log.debug("Shared rate-limit buckets connected"),
+        manager.subscribe(
+                connected -> log.debug("Shared rate-limit buckets connected"),
                 error -> log.warn("Shared rate-limit buckets unavailable for now: {}", error.toString()));
     }
 
@@ -64,9 +71,8 @@ final class RedisBuckets implements SharedBuckets {
         var builder = client instanceof RedisClusterClient cluster
                 ? Bucket4jLettuce.casBasedBuilder(cluster)
                 : Bucket4jLettuce.casBasedBuilder((RedisClient) client);
-        return builder
-                .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
-                        Duration.ofSeconds(10)))
+        return builder.expirationAfterWrite(
+                        ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
                 .build()
                 .asAsync()
                 .withMapper((String key) -> key.getBytes(StandardCharsets.UTF_8));
@@ -82,8 +88,10 @@ final class RedisBuckets implements SharedBuckets {
         return manager.flatMap(connected -> {
             // One proxy per key, with batching: concurrent requests of one key share a compare-and-swap round trip
             // instead of racing each other's on a single hot Redis key.
-            AsyncBucketProxy bucket = proxies.get(key, k -> connected.builder()
-                    .withOptimization(Optimizations.batching()).build(keyPrefix + k, configuration));
+            AsyncBucketProxy bucket = proxies.get(key, k -> connected
+                    .builder()
+                    .withOptimization(Optimizations.batching())
+                    .build(keyPrefix + k, configuration));
             return Mono.fromFuture(bucket.tryConsumeAndReturnRemaining(1)).doOnNext(probe -> {
                 if (!probe.isConsumed()) {
                     emptyUntil.put(key, ticker.read() + probe.getNanosToWaitForRefill());

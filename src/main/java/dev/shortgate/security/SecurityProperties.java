@@ -51,15 +51,15 @@ public record SecurityProperties(
      * @param authFailureRefill   wrong keys a client IP regains per {@code authFailurePeriod}
      * @param authFailurePeriod   the refill period for wrong keys
      */
-    public record RateLimit(@Positive @DefaultValue("200") long apiCapacity,
-                            @Positive @DefaultValue("100") long apiRefill,
-                            @NotNull @DefaultValue("1s") Duration apiPeriod,
-                            @Positive @DefaultValue("100") long notFoundCapacity,
-                            @Positive @DefaultValue("10") long notFoundRefill,
-                            @NotNull @DefaultValue("1s") Duration notFoundPeriod,
-                            @NotNull @DefaultValue("100ms") Duration redisTimeout,
-                            @Positive @DefaultValue("20") long authFailureCapacity,
-                            @Positive @DefaultValue("2") long authFailureRefill,
-                            @NotNull @DefaultValue("1s") Duration authFailurePeriod) {
-    }
+    public record RateLimit(
+            @Positive @DefaultValue("200") long apiCapacity,
+            @Positive @DefaultValue("100") long apiRefill,
+            @NotNull @DefaultValue("1s") Duration apiPeriod,
+            @Positive @DefaultValue("100") long notFoundCapacity,
+            @Positive @DefaultValue("10") long notFoundRefill,
+            @NotNull @DefaultValue("1s") Duration notFoundPeriod,
+            @NotNull @DefaultValue("100ms") Duration redisTimeout,
+            @Positive @DefaultValue("20") long authFailureCapacity,
+            @Positive @DefaultValue("2") long authFailureRefill,
+            @NotNull @DefaultValue("1s") Duration authFailurePeriod) {}
 }

@@ -15,8 +15,8 @@ import com.google.common.net.PercentEscaper;
 import dev.shortgate.system.Problem;
 import dev.shortgate.system.ProblemException;
 import dev.shortgate.system.ShortgateProperties;
-import org.springframework.beans.factory.annotation.Autowired;
 import inet.ipaddr.IPAddress;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -75,8 +75,8 @@ public class UrlPolicy {
         own.add(canonicalConfiguredHost(shortgate.baseUrl().getHost(), "shortgate.base-url"));
         own.addAll(canonicalConfiguredHosts(properties.ownDomains(), "shortgate.security.url.own-domains"));
         this.ownHosts = Set.copyOf(own);
-        this.shortenerHosts = canonicalConfiguredHosts(properties.shortenerDomains(),
-                "shortgate.security.url.shortener-domains");
+        this.shortenerHosts =
+                canonicalConfiguredHosts(properties.shortenerDomains(), "shortgate.security.url.shortener-domains");
         this.deniedHosts = canonicalConfiguredHosts(properties.denyHosts(), "shortgate.security.url.deny-hosts");
         this.allowPrivateHosts = properties.allowPrivateHosts();
     }
@@ -92,12 +92,16 @@ public class UrlPolicy {
             throw invalid(Problem.INVALID_URL, "url is required.");
         }
         if (raw.length() > MAX_LENGTH) {
-            throw invalid(Problem.URL_TOO_LONG, "url is " + raw.length() + " characters; at most " + MAX_LENGTH
-                    + " are allowed.");
+            throw invalid(
+                    Problem.URL_TOO_LONG,
+                    "url is " + raw.length() + " characters; at most " + MAX_LENGTH + " are allowed.");
         }
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
-            if (c <= 0x20 || c == 0x7F || Character.isWhitespace(c) || Character.isSpaceChar(c)
+            if (c <= 0x20
+                    || c == 0x7F
+                    || Character.isWhitespace(c)
+                    || Character.isSpaceChar(c)
                     || (c >= 0x80 && c <= 0x9F)) {
                 throw invalid(Problem.INVALID_URL, "url contains a space or control character at index " + i + ".");
             }
@@ -111,8 +115,9 @@ public class UrlPolicy {
         }
         String scheme = raw.substring(0, colon).toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw invalid(Problem.URL_SCHEME_NOT_ALLOWED, "Only http and https URLs can be shortened, not '" + scheme
-                    + ":'.");
+            throw invalid(
+                    Problem.URL_SCHEME_NOT_ALLOWED,
+                    "Only http and https URLs can be shortened, not '" + scheme + ":'.");
         }
         if (!raw.startsWith("//", colon + 1)) {
             throw invalid(Problem.INVALID_URL, "url must have the form " + scheme + "://host/path.");
@@ -170,16 +175,21 @@ public class UrlPolicy {
         }
         String normalizedPort = normalizePort(scheme, port);
         if (!publicHost && !allowPrivateHosts) {
-            throw invalid(Problem.URL_HOST_NOT_ALLOWED, "url points at a private or reserved address (" + host
-                    + "); only publicly reachable hosts can be shortened.");
+            throw invalid(
+                    Problem.URL_HOST_NOT_ALLOWED,
+                    "url points at a private or reserved address (" + host
+                            + "); only publicly reachable hosts can be shortened.");
         }
         if (matches(host, ownHosts)) {
-            throw invalid(Problem.URL_SELF_LINK, "url points at this shortener (" + host + "); links to short "
-                    + "links are refused to prevent loops.");
+            throw invalid(
+                    Problem.URL_SELF_LINK,
+                    "url points at this shortener (" + host + "); links to short "
+                            + "links are refused to prevent loops.");
         }
         if (matches(host, shortenerHosts)) {
-            throw invalid(Problem.URL_SHORTENER_NOT_ALLOWED, "url points at another link shortener (" + host
-                    + "); shorten the final URL instead.");
+            throw invalid(
+                    Problem.URL_SHORTENER_NOT_ALLOWED,
+                    "url points at another link shortener (" + host + "); shorten the final URL instead.");
         }
         if (matches(host, deniedHosts)) {
             throw invalid(Problem.URL_HOST_DENIED, "url points at a host that is not allowed (" + host + ").");
@@ -190,8 +200,10 @@ public class UrlPolicy {
         }
         String normalized = scheme + "://" + host + normalizedPort + rest;
         if (normalized.length() > MAX_LENGTH) {
-            throw invalid(Problem.URL_TOO_LONG, "url is " + normalized.length() + " characters once normalised; at "
-                    + "most " + MAX_LENGTH + " are allowed.");
+            throw invalid(
+                    Problem.URL_TOO_LONG,
+                    "url is " + normalized.length() + " characters once normalised; at " + "most " + MAX_LENGTH
+                            + " are allowed.");
         }
         try {
             URI uri = new URI(normalized);
@@ -221,7 +233,8 @@ public class UrlPolicy {
     }
 
     private static Set<String> canonicalConfiguredHosts(Collection<String> hosts, String property) {
-        return hosts.stream().map(host -> canonicalConfiguredHost(host, property))
+        return hosts.stream()
+                .map(host -> canonicalConfiguredHost(host, property))
                 .collect(Collectors.toUnmodifiableSet());
     }
 
@@ -267,10 +280,12 @@ public class UrlPolicy {
     private static String encodeRest(String rest, int offset) {
         for (int i = 0; i < rest.length(); i++) {
             char c = rest.charAt(i);
-            if (c == '%' && (i + 2 >= rest.length() || !HexFormat.isHexDigit(rest.charAt(i + 1))
-                    || !HexFormat.isHexDigit(rest.charAt(i + 2)))) {
-                throw invalid(Problem.INVALID_URL, "url has an incomplete percent-escape at index " + (offset + i)
-                        + ".");
+            if (c == '%'
+                    && (i + 2 >= rest.length()
+                            || !HexFormat.isHexDigit(rest.charAt(i + 1))
+                            || !HexFormat.isHexDigit(rest.charAt(i + 2)))) {
+                throw invalid(
+                        Problem.INVALID_URL, "url has an incomplete percent-escape at index " + (offset + i) + ".");
             }
             if (Character.isHighSurrogate(c) && i + 1 < rest.length() && Character.isLowSurrogate(rest.charAt(i + 1))) {
                 i++;

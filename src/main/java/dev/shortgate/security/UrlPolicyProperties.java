@@ -25,18 +25,59 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.security.url")
 @Validated
-public record UrlPolicyProperties(List<@NotBlank String> ownDomains,
-                                  List<@NotBlank String> shortenerDomains,
-                                  List<@NotBlank String> denyHosts,
-                                  @DefaultValue("false") boolean allowPrivateHosts) {
+public record UrlPolicyProperties(
+        List<@NotBlank String> ownDomains,
+        List<@NotBlank String> shortenerDomains,
+        List<@NotBlank String> denyHosts,
+        @DefaultValue("false") boolean allowPrivateHosts) {
 
     /** The default {@code shortener-domains}: widely used public link shorteners. */
-    public static final List<String> DEFAULT_SHORTENERS = List.of("bit.ly", "bitly.com", "j.mp", "tinyurl.com",
-            "t.co", "goo.gl", "ow.ly", "is.gd", "v.gd", "buff.ly", "rebrand.ly", "rebrandly.com", "cutt.ly",
-            "shorturl.at", "tiny.cc", "rb.gy", "bl.ink", "short.io", "s.id", "lnkd.in", "dub.sh", "dub.co",
-            "kutt.it", "t.ly", "tiny.one", "shorte.st", "adf.ly", "trib.al", "y2u.be", "qrco.de", "soo.gd",
-            "clck.ru", "urlz.fr", "x.co", "snip.ly", "po.st", "mcaf.ee", "tr.im", "cli.gs", "u.to", "bc.vc",
-            "ouo.io", "shorturl.me", "spoo.me", "2.gy");
+    public static final List<String> DEFAULT_SHORTENERS = List.of(
+            "bit.ly",
+            "bitly.com",
+            "j.mp",
+            "tinyurl.com",
+            "t.co",
+            "goo.gl",
+            "ow.ly",
+            "is.gd",
+            "v.gd",
+            "buff.ly",
+            "rebrand.ly",
+            "rebrandly.com",
+            "cutt.ly",
+            "shorturl.at",
+            "tiny.cc",
+            "rb.gy",
+            "bl.ink",
+            "short.io",
+            "s.id",
+            "lnkd.in",
+            "dub.sh",
+            "dub.co",
+            "kutt.it",
+            "t.ly",
+            "tiny.one",
+            "shorte.st",
+            "adf.ly",
+            "trib.al",
+            "y2u.be",
+            "qrco.de",
+            "soo.gd",
+            "clck.ru",
+            "urlz.fr",
+            "x.co",
+            "snip.ly",
+            "po.st",
+            "mcaf.ee",
+            "tr.im",
+            "cli.gs",
+            "u.to",
+            "bc.vc",
+            "ouo.io",
+            "shorturl.me",
+            "spoo.me",
+            "2.gy");
 
     /** Absent lists take their defaults; an empty value ({@code shortener-domains=}) means an empty list. */
     public UrlPolicyProperties {

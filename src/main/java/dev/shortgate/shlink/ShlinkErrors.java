@@ -21,11 +21,10 @@ final class ShlinkErrors {
     static final String TYPE_PREFIX = "https://shlink.io/api/error/";
 
     /** Shortgate's request fields, as Shlink names them in {@code invalidElements}. */
-    private static final Map<String, String> FIELDS = Map.of("url", "longUrl", "alias", "customSlug",
-            "length", "shortCodeLength", "expiresAt", "validUntil");
+    private static final Map<String, String> FIELDS =
+            Map.of("url", "longUrl", "alias", "customSlug", "length", "shortCodeLength", "expiresAt", "validUntil");
 
-    private ShlinkErrors() {
-    }
+    private ShlinkErrors() {}
 
     static ErrorResponseException invalidData(List<String> invalidElements) {
         ProblemDetail body = body(HttpStatus.BAD_REQUEST, "invalid-data", "Invalid data", "Provided data is not valid");
@@ -40,28 +39,40 @@ final class ShlinkErrors {
     }
 
     static ErrorResponseException shortUrlNotFound(String code) {
-        ProblemDetail body = body(HttpStatus.NOT_FOUND, "short-url-not-found", "Short URL not found",
+        ProblemDetail body = body(
+                HttpStatus.NOT_FOUND,
+                "short-url-not-found",
+                "Short URL not found",
                 "No URL found with short code \"" + code + "\"");
         body.setProperty("shortCode", code);
         return new ErrorResponseException(HttpStatus.NOT_FOUND, body, null);
     }
 
     static ErrorResponseException nonUniqueSlug(String slug) {
-        ProblemDetail body = body(HttpStatus.BAD_REQUEST, "non-unique-slug", "Invalid custom slug",
+        ProblemDetail body = body(
+                HttpStatus.BAD_REQUEST,
+                "non-unique-slug",
+                "Invalid custom slug",
                 "Provided slug \"" + slug + "\" is already in use.");
         body.setProperty("customSlug", slug);
         return new ErrorResponseException(HttpStatus.BAD_REQUEST, body, null);
     }
 
     static ErrorResponseException tagNotFound(String tag) {
-        ProblemDetail body = body(HttpStatus.NOT_FOUND, "tag-not-found", "Tag not found",
+        ProblemDetail body = body(
+                HttpStatus.NOT_FOUND,
+                "tag-not-found",
+                "Tag not found",
                 "Tag with name \"" + tag + "\" could not be found");
         body.setProperty("tag", tag);
         return new ErrorResponseException(HttpStatus.NOT_FOUND, body, null);
     }
 
     static ErrorResponseException tagConflict(String oldName, String newName) {
-        ProblemDetail body = body(HttpStatus.CONFLICT, "tag-conflict", "Tag conflict",
+        ProblemDetail body = body(
+                HttpStatus.CONFLICT,
+                "tag-conflict",
+                "Tag conflict",
                 "You cannot rename tag " + oldName + " to " + newName + ", because it already exists");
         body.setProperty("oldName", oldName);
         body.setProperty("newName", newName);
@@ -69,14 +80,21 @@ final class ShlinkErrors {
     }
 
     static ErrorResponseException forbiddenTagOperation(String detail) {
-        return new ErrorResponseException(HttpStatus.FORBIDDEN,
-                body(HttpStatus.FORBIDDEN, "forbidden-tag-operation", "Forbidden tag operation", detail), null);
+        return new ErrorResponseException(
+                HttpStatus.FORBIDDEN,
+                body(HttpStatus.FORBIDDEN, "forbidden-tag-operation", "Forbidden tag operation", detail),
+                null);
     }
 
     static ErrorResponseException mercureNotConfigured() {
-        return new ErrorResponseException(HttpStatus.NOT_IMPLEMENTED, body(HttpStatus.NOT_IMPLEMENTED,
-                "mercure-not-configured", "Mercure integration not configured",
-                "This Shlink instance is not integrated with a mercure hub."), null);
+        return new ErrorResponseException(
+                HttpStatus.NOT_IMPLEMENTED,
+                body(
+                        HttpStatus.NOT_IMPLEMENTED,
+                        "mercure-not-configured",
+                        "Mercure integration not configured",
+                        "This Shlink instance is not integrated with a mercure hub."),
+                null);
     }
 
     /** Shortgate's problem as Shlink would have answered it. */
@@ -84,27 +102,51 @@ final class ShlinkErrors {
         Problem problem = e.problem();
         Map<String, Object> properties = e.getBody().getProperties();
         Object field = properties == null ? null : properties.get("field");
-        ErrorResponseException translated = switch (problem) {
-            case UNAUTHORIZED -> {
-                ProblemDetail body = body(HttpStatus.UNAUTHORIZED, "invalid-api-key", "Invalid API key",
-                        "Provided API key does not exist or is invalid.");
-                yield new ErrorResponseException(HttpStatus.UNAUTHORIZED, body, null);
-            }
-            case FORBIDDEN -> new ErrorResponseException(HttpStatus.FORBIDDEN, body(HttpStatus.FORBIDDEN,
-                    "forbidden-operation", "Forbidden operation", e.getBody().getDetail()), null);
-            case LINK_NOT_FOUND -> shortUrlNotFound(String.valueOf(properties == null ? "" : properties.get("code")));
-            case ALIAS_TAKEN -> nonUniqueSlug(aliasOf(e.getBody().getDetail()));
-            case INVALID_REQUEST, INVALID_URL, URL_SCHEME_NOT_ALLOWED, URL_USERINFO_NOT_ALLOWED, URL_TOO_LONG,
-                 URL_SELF_LINK, URL_HOST_NOT_ALLOWED, URL_SHORTENER_NOT_ALLOWED, URL_HOST_DENIED, URL_HOMOGRAPH,
-                 INVALID_ALIAS, INVALID_LENGTH -> {
-                String element = field == null ? (problem.name().startsWith("URL") || problem == Problem.INVALID_URL
-                        ? "longUrl" : null) : FIELDS.getOrDefault(field.toString(), field.toString());
-                ErrorResponseException invalid = invalidData(element == null ? List.of() : List.of(element));
-                invalid.getBody().setDetail(e.getBody().getDetail());
-                yield invalid;
-            }
-            default -> e;
-        };
+        ErrorResponseException translated =
+                switch (problem) {
+                    case UNAUTHORIZED -> {
+                        ProblemDetail body = body(
+                                HttpStatus.UNAUTHORIZED,
+                                "invalid-api-key",
+                                "Invalid API key",
+                                "Provided API key does not exist or is invalid.");
+                        yield new ErrorResponseException(HttpStatus.UNAUTHORIZED, body, null);
+                    }
+                    case FORBIDDEN ->
+                        new ErrorResponseException(
+                                HttpStatus.FORBIDDEN,
+                                body(
+                                        HttpStatus.FORBIDDEN,
+                                        "forbidden-operation",
+                                        "Forbidden operation",
+                                        e.getBody().getDetail()),
+                                null);
+                    case LINK_NOT_FOUND ->
+                        shortUrlNotFound(String.valueOf(properties == null ? "" : properties.get("code")));
+                    case ALIAS_TAKEN -> nonUniqueSlug(aliasOf(e.getBody().getDetail()));
+                    case INVALID_REQUEST,
+                            INVALID_URL,
+                            URL_SCHEME_NOT_ALLOWED,
+                            URL_USERINFO_NOT_ALLOWED,
+                            URL_TOO_LONG,
+                            URL_SELF_LINK,
+                            URL_HOST_NOT_ALLOWED,
+                            URL_SHORTENER_NOT_ALLOWED,
+                            URL_HOST_DENIED,
+                            URL_HOMOGRAPH,
+                            INVALID_ALIAS,
+                            INVALID_LENGTH -> {
+                        String element = field == null
+                                ? (problem.name().startsWith("URL") || problem == Problem.INVALID_URL
+                                        ? "longUrl"
+                                        : null)
+                                : FIELDS.getOrDefault(field.toString(), field.toString());
+                        ErrorResponseException invalid = invalidData(element == null ? List.of() : List.of(element));
+                        invalid.getBody().setDetail(e.getBody().getDetail());
+                        yield invalid;
+                    }
+                    default -> e;
+                };
         if (translated != e) {
             HttpHeaders headers = e.getHeaders();
             headers.forEach((name, values) -> {

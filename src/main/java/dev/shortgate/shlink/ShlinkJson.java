@@ -17,16 +17,24 @@ import dev.shortgate.visit.OrphanVisits;
 final class ShlinkJson {
 
     /** Shlink writes dates as ISO-8601 with a numeric offset, e.g. {@code 2026-11-23T08:30:00+00:00}. */
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxxx", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DATE =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxxx", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    private ShlinkJson() {
-    }
+    private ShlinkJson() {}
 
-    record ShortUrl(String shortCode, String shortUrl, String longUrl, String dateCreated, VisitsSummary visitsSummary,
-                    List<String> tags, Meta meta, String domain, String title, boolean crawlable,
-                    boolean forwardQuery, boolean hasRedirectRules) {
-    }
+    record ShortUrl(
+            String shortCode,
+            String shortUrl,
+            String longUrl,
+            String dateCreated,
+            VisitsSummary visitsSummary,
+            List<String> tags,
+            Meta meta,
+            String domain,
+            String title,
+            boolean crawlable,
+            boolean forwardQuery,
+            boolean hasRedirectRules) {}
 
     record VisitsSummary(long total, long nonBots, long bots) {
         static VisitsSummary of(long total, long bots) {
@@ -34,58 +42,89 @@ final class ShlinkJson {
         }
     }
 
-    record Meta(String validSince, String validUntil, Long maxVisits) {
-    }
+    record Meta(String validSince, String validUntil, Long maxVisits) {}
 
-    record Pagination(long currentPage, long pagesCount, long itemsPerPage, long itemsInCurrentPage, long totalItems) {
-    }
+    record Pagination(long currentPage, long pagesCount, long itemsPerPage, long itemsInCurrentPage, long totalItems) {}
 
     /** {@code data} and {@code pagination}, the body of every Shlink list. */
-    record Page<T>(List<T> data, Pagination pagination) {
-    }
+    record Page<T>(List<T> data, Pagination pagination) {}
 
-    record Visit(String referer, String date, String userAgent, Location visitLocation, boolean potentialBot,
-                 String visitedUrl, String redirectUrl) {
-    }
+    record Visit(
+            String referer,
+            String date,
+            String userAgent,
+            Location visitLocation,
+            boolean potentialBot,
+            String visitedUrl,
+            String redirectUrl) {}
 
     /** A visit that reached no short URL: {@code redirectUrl} is always null, {@code type} says what was asked for. */
-    record OrphanVisit(String referer, String date, String userAgent, Location visitLocation, boolean potentialBot,
-                       String visitedUrl, String redirectUrl, String type) {
-    }
+    record OrphanVisit(
+            String referer,
+            String date,
+            String userAgent,
+            Location visitLocation,
+            boolean potentialBot,
+            String visitedUrl,
+            String redirectUrl,
+            String type) {}
 
-    record Location(String countryCode, String countryName, String regionName, String cityName, double latitude,
-                    double longitude, String timezone) {
-    }
+    record Location(
+            String countryCode,
+            String countryName,
+            String regionName,
+            String cityName,
+            double latitude,
+            double longitude,
+            String timezone) {}
 
-    record TagInfo(String tag, long shortUrlsCount, VisitsSummary visitsSummary) {
-    }
+    record TagInfo(String tag, long shortUrlsCount, VisitsSummary visitsSummary) {}
 
     record Redirects(String baseUrlRedirect, String regular404Redirect, String invalidShortUrlRedirect) {
         static final Redirects NONE = new Redirects(null, null, null);
     }
 
-    record Domain(String domain, boolean isDefault, Redirects redirects) {
-    }
+    record Domain(String domain, boolean isDefault, Redirects redirects) {}
 
     static ShortUrl shortUrl(ShortUrlRow row, String shortUrl) {
         Link link = row.link();
-        return new ShortUrl(link.code(), shortUrl, link.url(), date(link.createdAt()),
-                VisitsSummary.of(row.visits(), row.botVisits()), row.tags(),
-                new Meta(date(row.validSince()), date(link.expiresAt()), link.maxVisits()), null, row.title(),
-                row.crawlable(), link.forwardQuery(), false);
+        return new ShortUrl(
+                link.code(),
+                shortUrl,
+                link.url(),
+                date(link.createdAt()),
+                VisitsSummary.of(row.visits(), row.botVisits()),
+                row.tags(),
+                new Meta(date(row.validSince()), date(link.expiresAt()), link.maxVisits()),
+                null,
+                row.title(),
+                row.crawlable(),
+                link.forwardQuery(),
+                false);
     }
 
     static Visit visit(ShlinkVisits.VisitRow row, String visitedUrl, String redirectUrl) {
-        return new Visit(row.referer() == null ? "" : row.referer(), date(row.visitedAt()),
-                row.userAgent() == null ? "" : row.userAgent(), location(row.country(), row.city()),
-                row.bot(), visitedUrl, redirectUrl);
+        return new Visit(
+                row.referer() == null ? "" : row.referer(),
+                date(row.visitedAt()),
+                row.userAgent() == null ? "" : row.userAgent(),
+                location(row.country(), row.city()),
+                row.bot(),
+                visitedUrl,
+                redirectUrl);
     }
 
     /** @param origin the base URL's origin, without a trailing {@code /}, that the visited path is joined to */
     static OrphanVisit orphanVisit(OrphanVisits.Row row, String origin) {
-        return new OrphanVisit(row.referer() == null ? "" : row.referer(), date(row.visitedAt()),
-                row.userAgent() == null ? "" : row.userAgent(), location(row.country(), row.city()), row.bot(),
-                origin + row.path(), null, row.type().value());
+        return new OrphanVisit(
+                row.referer() == null ? "" : row.referer(),
+                date(row.visitedAt()),
+                row.userAgent() == null ? "" : row.userAgent(),
+                location(row.country(), row.city()),
+                row.bot(),
+                origin + row.path(),
+                null,
+                row.type().value());
     }
 
     private static Location location(String countryCode, String cityName) {
@@ -115,7 +154,8 @@ final class ShlinkJson {
             // try the next form
         }
         LocalDate day = LocalDate.parse(text);
-        return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
+        return endOfDay
+                ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
                 : day.atStartOfDay().toInstant(ZoneOffset.UTC);
     }
 }

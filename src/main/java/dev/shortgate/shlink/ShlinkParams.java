@@ -10,8 +10,7 @@ import org.springframework.util.MultiValueMap;
 /** Query parameters as Shlink reads them. */
 final class ShlinkParams {
 
-    private ShlinkParams() {
-    }
+    private ShlinkParams() {}
 
     /** {@code name[]} values (and plain {@code name} ones), in order. */
     static List<String> list(MultiValueMap<String, String> params, String name) {

@@ -19,8 +19,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.shlink")
 @Validated
-record ShlinkProperties(@NotNull @DefaultValue List<String> corsAllowedOrigins,
-                        @NotNull @DefaultValue("1h") Duration corsMaxAge) {
+record ShlinkProperties(
+        @NotNull @DefaultValue List<String> corsAllowedOrigins,
+        @NotNull @DefaultValue("1h") Duration corsMaxAge) {
 
     /** The Shlink version whose REST API this implements; shlink-web-client picks its features by it. */
     static final String VERSION = "4.0.0";

@@ -56,9 +56,11 @@ class ShlinkRestFilter implements WebFilter, Ordered {
                 headers.set(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, allowed);
                 headers.set(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS);
                 List<String> asked = requestHeaders.getAccessControlRequestHeaders();
-                headers.set(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS,
+                headers.set(
+                        HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS,
                         asked == null || asked.isEmpty() ? DEFAULT_ALLOWED_HEADERS : String.join(", ", asked));
-                headers.set(HttpHeaders.ACCESS_CONTROL_MAX_AGE,
+                headers.set(
+                        HttpHeaders.ACCESS_CONTROL_MAX_AGE,
                         Long.toString(properties.corsMaxAge().toSeconds()));
             }
             response.setStatusCode(allowed != null ? HttpStatus.NO_CONTENT : HttpStatus.FORBIDDEN);
@@ -76,7 +78,8 @@ class ShlinkRestFilter implements WebFilter, Ordered {
     }
 
     static boolean isRestPath(ServerHttpRequest request) {
-        for (PathContainer.Element element : request.getPath().pathWithinApplication().elements()) {
+        for (PathContainer.Element element :
+                request.getPath().pathWithinApplication().elements()) {
             if (element instanceof PathContainer.PathSegment segment) {
                 return "rest".equals(segment.valueToMatch());
             }

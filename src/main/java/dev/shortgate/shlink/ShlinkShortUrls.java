@@ -55,8 +55,8 @@ class ShlinkShortUrls {
     Flux<ShortUrlRow> page(ShortUrlQuery query, int offset, int limit) {
         Map<String, Object> params = new HashMap<>();
         String where = where(query, params);
-        var spec = db.sql(SELECT + from + where + " ORDER BY " + query.orderBy() + " LIMIT " + limit + " OFFSET "
-                + offset);
+        var spec = db.sql(
+                SELECT + from + where + " ORDER BY " + query.orderBy() + " LIMIT " + limit + " OFFSET " + offset);
         for (var param : params.entrySet()) {
             spec = spec.bind(param.getKey(), param.getValue());
         }
@@ -65,7 +65,8 @@ class ShlinkShortUrls {
                 return Flux.empty();
             }
             return tagsOf(rows.stream().map(row -> row.link().code()).toList()).flatMapIterable(tags -> rows.stream()
-                    .map(row -> row.withTags(tags.getOrDefault(row.link().code(), List.of()))).toList());
+                    .map(row -> row.withTags(tags.getOrDefault(row.link().code(), List.of())))
+                    .toList());
         });
     }
 
@@ -95,8 +96,10 @@ class ShlinkShortUrls {
         if (!query.tags().isEmpty()) {
             String matching = "SELECT COUNT(DISTINCT t.id) FROM link_tag lt JOIN tag t ON t.id = lt.tag_id "
                     + "WHERE lt.code = l.code AND t.name IN (:tags)";
-            where.append(query.allTags() ? " AND (" + matching + ") = " + new LinkedHashSet<>(query.tags()).size()
-                    : " AND (" + matching + ") > 0");
+            where.append(
+                    query.allTags()
+                            ? " AND (" + matching + ") = " + new LinkedHashSet<>(query.tags()).size()
+                            : " AND (" + matching + ") > 0");
             params.put("tags", List.copyOf(query.tags()));
         }
         if (query.startDate() != null) {
@@ -124,23 +127,38 @@ class ShlinkShortUrls {
 
     /** The tags of each code, by name. */
     Mono<Map<String, List<String>>> tagsOf(List<String> codes) {
-        return db.sql("SELECT lt.code, t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code IN (:codes) "
-                        + "ORDER BY t.name")
+        return db.sql(
+                        "SELECT lt.code, t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code IN (:codes) "
+                                + "ORDER BY t.name")
                 .bind("codes", codes)
                 .map(row -> Map.entry(row.get("code", String.class), row.get("name", String.class)))
                 .all()
-                .collect(LinkedHashMap::new, (map, entry) ->
-                        map.computeIfAbsent(entry.getKey(), code -> new ArrayList<>()).add(entry.getValue()));
+                .collect(LinkedHashMap::new, (map, entry) -> map.computeIfAbsent(
+                                entry.getKey(), code -> new ArrayList<>())
+                        .add(entry.getValue()));
     }
 
     /** Writes Shlink's own fields of a link. */
     Mono<Void> saveMeta(String code, String title, boolean crawlable, Instant validSince) {
-        return db.sql("DELETE FROM link_shlink_meta WHERE code = :code").bind("code", code).fetch().rowsUpdated()
-                .then(bindNullable(bindNullable(db.sql("INSERT INTO link_shlink_meta (code, title, crawlable, "
-                                + "valid_since) VALUES (:code, :title, :crawlable, :validSince)")
-                        .bind("code", code).bind("crawlable", crawlable), "title", title, String.class),
-                        "validSince", LinkRepository.toDb(validSince), LocalDateTime.class)
-                        .fetch().rowsUpdated())
+        return db.sql("DELETE FROM link_shlink_meta WHERE code = :code")
+                .bind("code", code)
+                .fetch()
+                .rowsUpdated()
+                .then(bindNullable(
+                                bindNullable(
+                                        db.sql(
+                                                        "INSERT INTO link_shlink_meta (code, title, crawlable, "
+                                                                + "valid_since) VALUES (:code, :title, :crawlable, :validSince)")
+                                                .bind("code", code)
+                                                .bind("crawlable", crawlable),
+                                        "title",
+                                        title,
+                                        String.class),
+                                "validSince",
+                                LinkRepository.toDb(validSince),
+                                LocalDateTime.class)
+                        .fetch()
+                        .rowsUpdated())
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.empty()) // a concurrent edit wrote it
                 .then();
     }
@@ -151,16 +169,27 @@ class ShlinkShortUrls {
      */
     Mono<Void> setTags(String code, List<String> tags) {
         Mono<Void> add = Flux.fromIterable(tags)
-                .concatMap(name -> createTag(name).then(db.sql("INSERT INTO link_tag (code, tag_id) SELECT :code, t.id "
-                                + "FROM tag t WHERE t.name = :name AND NOT EXISTS (SELECT 1 FROM link_tag x "
-                                + "WHERE x.code = :code AND x.tag_id = t.id)")
-                        .bind("code", code).bind("name", name).fetch().rowsUpdated()
-                        .onErrorResume(DuplicateKeyException.class, e -> Mono.just(0L))))
+                .concatMap(name -> createTag(name)
+                        .then(db.sql("INSERT INTO link_tag (code, tag_id) SELECT :code, t.id "
+                                        + "FROM tag t WHERE t.name = :name AND NOT EXISTS (SELECT 1 FROM link_tag x "
+                                        + "WHERE x.code = :code AND x.tag_id = t.id)")
+                                .bind("code", code)
+                                .bind("name", name)
+                                .fetch()
+                                .rowsUpdated()
+                                .onErrorResume(DuplicateKeyException.class, e -> Mono.just(0L))))
                 .then();
         Mono<Long> removeOthers = tags.isEmpty()
-                ? db.sql("DELETE FROM link_tag WHERE code = :code").bind("code", code).fetch().rowsUpdated()
+                ? db.sql("DELETE FROM link_tag WHERE code = :code")
+                        .bind("code", code)
+                        .fetch()
+                        .rowsUpdated()
                 : db.sql("DELETE FROM link_tag WHERE code = :code AND tag_id NOT IN (SELECT id FROM tag WHERE name IN "
-                        + "(:names))").bind("code", code).bind("names", tags).fetch().rowsUpdated();
+                                + "(:names))")
+                        .bind("code", code)
+                        .bind("names", tags)
+                        .fetch()
+                        .rowsUpdated();
         return add.then(removeOthers).then();
     }
 
@@ -168,29 +197,40 @@ class ShlinkShortUrls {
     Mono<Void> createTag(String name) {
         return db.sql("INSERT INTO tag (name) SELECT :name FROM (SELECT 1 AS one) x WHERE NOT EXISTS "
                         + "(SELECT 1 FROM tag WHERE name = :name)")
-                .bind("name", name).fetch().rowsUpdated()
+                .bind("name", name)
+                .fetch()
+                .rowsUpdated()
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.just(0L))
                 .then();
     }
 
     /** Forgets a deleted link's tags and Shlink fields (the link itself stays as a tombstone). */
     Mono<Void> forget(String code) {
-        return db.sql("DELETE FROM link_tag WHERE code = :code").bind("code", code).fetch().rowsUpdated()
-                .then(db.sql("DELETE FROM link_shlink_meta WHERE code = :code").bind("code", code).fetch()
+        return db.sql("DELETE FROM link_tag WHERE code = :code")
+                .bind("code", code)
+                .fetch()
+                .rowsUpdated()
+                .then(db.sql("DELETE FROM link_shlink_meta WHERE code = :code")
+                        .bind("code", code)
+                        .fetch()
                         .rowsUpdated())
                 .then();
     }
 
-    private static <T> DatabaseClient.GenericExecuteSpec bindNullable(DatabaseClient.GenericExecuteSpec spec,
-            String name, T value, Class<T> type) {
+    private static <T> DatabaseClient.GenericExecuteSpec bindNullable(
+            DatabaseClient.GenericExecuteSpec spec, String name, T value, Class<T> type) {
         return value == null ? spec.bindNull(name, type) : spec.bind(name, value);
     }
 
     private static ShortUrlRow toRow(Readable row) {
         Object crawlable = row.get("crawlable");
-        return new ShortUrlRow(LinkRepository.toLink(row), row.get("title", String.class),
+        return new ShortUrlRow(
+                LinkRepository.toLink(row),
+                row.get("title", String.class),
                 crawlable != null && LinkRepository.bool(crawlable),
                 LinkRepository.fromDb(row.get("valid_since", LocalDateTime.class)),
-                ((Number) row.get("visits")).longValue(), ((Number) row.get("bot_visits")).longValue(), List.of());
+                ((Number) row.get("visits")).longValue(),
+                ((Number) row.get("bot_visits")).longValue(),
+                List.of());
     }
 }

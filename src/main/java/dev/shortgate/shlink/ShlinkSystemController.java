@@ -21,8 +21,8 @@ class ShlinkSystemController {
 
     static final MediaType HEALTH_JSON = MediaType.parseMediaType("application/health+json");
     private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(2);
-    private static final Map<String, String> LINKS = Map.of("about", "https://shlink.io",
-            "project", "https://github.com/shlinkio/shlink");
+    private static final Map<String, String> LINKS =
+            Map.of("about", "https://shlink.io", "project", "https://github.com/shlinkio/shlink");
 
     private final DatabaseClient db;
     private final ShortgateProperties properties;
@@ -35,21 +35,26 @@ class ShlinkSystemController {
     /** {@code pass} when the database answers within two seconds, else 503 {@code fail}, as Shlink does. */
     @GetMapping(path = {"/rest/health", "/rest/v3/health"})
     Mono<ResponseEntity<Map<String, Object>>> health() {
-        return db.sql("SELECT 1").map(row -> true).first().defaultIfEmpty(true)
+        return db.sql("SELECT 1")
+                .map(row -> true)
+                .first()
+                .defaultIfEmpty(true)
                 .timeout(HEALTH_TIMEOUT)
                 .onErrorReturn(false)
                 .map(up -> ResponseEntity.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
                         .contentType(HEALTH_JSON)
-                        .body(Map.<String, Object>of("status", up ? "pass" : "fail", "version", ShlinkProperties.VERSION,
-                                "links", LINKS)));
+                        .body(Map.<String, Object>of(
+                                "status", up ? "pass" : "fail", "version", ShlinkProperties.VERSION, "links", LINKS)));
     }
 
     @GetMapping(path = "/rest/v3/domains", produces = MediaType.APPLICATION_JSON_VALUE)
     Map<String, Object> domains(ServerWebExchange exchange) {
         ApiPrincipal.of(exchange);
-        ShlinkJson.Domain domain = new ShlinkJson.Domain(properties.baseUrl().getAuthority(), true,
-                ShlinkJson.Redirects.NONE);
-        return Map.of("domains", Map.<String, Object>of("data", List.of(domain), "defaultRedirects", ShlinkJson.Redirects.NONE));
+        ShlinkJson.Domain domain =
+                new ShlinkJson.Domain(properties.baseUrl().getAuthority(), true, ShlinkJson.Redirects.NONE);
+        return Map.of(
+                "domains",
+                Map.<String, Object>of("data", List.of(domain), "defaultRedirects", ShlinkJson.Redirects.NONE));
     }
 
     @GetMapping(path = "/rest/v3/mercure-info", produces = MediaType.APPLICATION_JSON_VALUE)

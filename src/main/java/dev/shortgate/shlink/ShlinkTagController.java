@@ -32,8 +32,14 @@ class ShlinkTagController {
 
     @GetMapping
     Mono<Map<String, ShlinkJson.Page<String>>> list(ServerWebExchange exchange) {
-        return stats(exchange).map(page -> Map.of("tags", new ShlinkJson.Page<>(
-                page.data().stream().map(ShlinkJson.TagInfo::tag).toList(), page.pagination())));
+        return stats(exchange)
+                .map(page -> Map.of(
+                        "tags",
+                        new ShlinkJson.Page<>(
+                                page.data().stream()
+                                        .map(ShlinkJson.TagInfo::tag)
+                                        .toList(),
+                                page.pagination())));
     }
 
     @GetMapping("/stats")
@@ -50,10 +56,13 @@ class ShlinkTagController {
             Comparator<ShlinkJson.TagInfo> order = order(params.getFirst("orderBy"));
             Long owner = caller.scope() == ApiScope.CREATE ? (caller.keyId() == null ? -1L : caller.keyId()) : null;
             return tags.stats(owner)
-                    .filter(tag -> term == null || term.isBlank()
-                            || tag.tag().toLowerCase(Locale.ROOT).contains(term.trim().toLowerCase(Locale.ROOT)))
-                    .map(tag -> new ShlinkJson.TagInfo(tag.tag(), tag.shortUrls(),
-                            ShlinkJson.VisitsSummary.of(tag.visits(), tag.botVisits())))
+                    .filter(tag -> term == null
+                            || term.isBlank()
+                            || tag.tag()
+                                    .toLowerCase(Locale.ROOT)
+                                    .contains(term.trim().toLowerCase(Locale.ROOT)))
+                    .map(tag -> new ShlinkJson.TagInfo(
+                            tag.tag(), tag.shortUrls(), ShlinkJson.VisitsSummary.of(tag.visits(), tag.botVisits())))
                     .sort(order)
                     .collectList()
                     .map(paging::slice);
@@ -67,19 +76,24 @@ class ShlinkTagController {
             if (!(body.get("oldName") instanceof String oldName) || oldName.isBlank()) {
                 throw ShlinkErrors.invalidData("oldName", "oldName must be a tag name.");
             }
-            if (!(body.get("newName") instanceof String given) || given.isBlank()
+            if (!(body.get("newName") instanceof String given)
+                    || given.isBlank()
                     || given.trim().length() > ShortUrlController.MAX_TAG_LENGTH) {
-                throw ShlinkErrors.invalidData("newName", "newName must be a tag name of at most "
-                        + ShortUrlController.MAX_TAG_LENGTH + " characters.");
+                throw ShlinkErrors.invalidData(
+                        "newName",
+                        "newName must be a tag name of at most " + ShortUrlController.MAX_TAG_LENGTH + " characters.");
             }
             String newName = given.trim();
             if (newName.equals(oldName)) {
-                return tags.exists(oldName).flatMap(exists -> exists ? Mono.just(ResponseEntity.noContent().<Void>build())
-                        : Mono.error(ShlinkErrors.tagNotFound(oldName)));
+                return tags.exists(oldName)
+                        .flatMap(exists -> exists
+                                ? Mono.just(ResponseEntity.noContent().<Void>build())
+                                : Mono.error(ShlinkErrors.tagNotFound(oldName)));
             }
             return tags.rename(oldName, newName)
                     .switchIfEmpty(Mono.error(() -> ShlinkErrors.tagNotFound(oldName)))
-                    .flatMap(renamed -> renamed ? Mono.just(ResponseEntity.noContent().<Void>build())
+                    .flatMap(renamed -> renamed
+                            ? Mono.just(ResponseEntity.noContent().<Void>build())
                             : Mono.error(ShlinkErrors.tagConflict(oldName, newName)));
         });
     }
@@ -104,14 +118,20 @@ class ShlinkTagController {
         if (orderBy == null || orderBy.isBlank()) {
             return byName;
         }
-        Comparator<ShlinkJson.TagInfo> order = switch (orderBy.replaceFirst("-(ASC|DESC)$", "")) {
-            case "tag" -> byName;
-            case "shortUrlsCount" -> Comparator.comparingLong(ShlinkJson.TagInfo::shortUrlsCount);
-            case "visits", "visitsCount" -> Comparator.comparingLong(tag -> tag.visitsSummary().total());
-            case "nonBotVisits" -> Comparator.comparingLong(tag -> tag.visitsSummary().nonBots());
-            default -> throw ShlinkErrors.invalidData("orderBy", "orderBy must be tag, shortUrlsCount, visits or "
-                    + "nonBotVisits, followed by -ASC or -DESC.");
-        };
+        Comparator<ShlinkJson.TagInfo> order =
+                switch (orderBy.replaceFirst("-(ASC|DESC)$", "")) {
+                    case "tag" -> byName;
+                    case "shortUrlsCount" -> Comparator.comparingLong(ShlinkJson.TagInfo::shortUrlsCount);
+                    case "visits", "visitsCount" ->
+                        Comparator.comparingLong(tag -> tag.visitsSummary().total());
+                    case "nonBotVisits" ->
+                        Comparator.comparingLong(tag -> tag.visitsSummary().nonBots());
+                    default ->
+                        throw ShlinkErrors.invalidData(
+                                "orderBy",
+                                "orderBy must be tag, shortUrlsCount, visits or "
+                                        + "nonBotVisits, followed by -ASC or -DESC.");
+                };
         return orderBy.endsWith("-DESC") ? order.reversed().thenComparing(byName) : order.thenComparing(byName);
     }
 }

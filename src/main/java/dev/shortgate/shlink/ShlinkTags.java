@@ -14,8 +14,7 @@ import reactor.core.publisher.Mono;
 class ShlinkTags {
 
     /** A tag with the live short URLs carrying it and their visits (bots included in {@code visits}). */
-    record TagStats(String tag, long shortUrls, long visits, long botVisits) {
-    }
+    record TagStats(String tag, long shortUrls, long visits, long botVisits) {}
 
     private final DatabaseClient db;
 
@@ -42,20 +41,28 @@ class ShlinkTags {
         if (owner != null) {
             spec = spec.bind("owner", owner);
         }
-        return spec.map(row -> new TagStats(row.get("name", String.class), number(row.get("urls")),
-                number(row.get("visits")), number(row.get("bot_visits")))).all();
+        return spec.map(row -> new TagStats(
+                        row.get("name", String.class),
+                        number(row.get("urls")),
+                        number(row.get("visits")),
+                        number(row.get("bot_visits"))))
+                .all();
     }
 
     Mono<Boolean> exists(String name) {
-        return db.sql("SELECT COUNT(*) AS n FROM tag WHERE name = :name").bind("name", name)
-                .map(row -> number(row.get("n")) > 0).one();
+        return db.sql("SELECT COUNT(*) AS n FROM tag WHERE name = :name")
+                .bind("name", name)
+                .map(row -> number(row.get("n")) > 0)
+                .one();
     }
 
     /** Renames a tag: empty when there is none of that name, {@code false} when the new name is taken. */
     Mono<Boolean> rename(String oldName, String newName) {
         return db.sql("UPDATE tag SET name = :newName WHERE name = :oldName")
-                .bind("oldName", oldName).bind("newName", newName)
-                .fetch().rowsUpdated()
+                .bind("oldName", oldName)
+                .bind("newName", newName)
+                .fetch()
+                .rowsUpdated()
                 .flatMap(rows -> rows > 0 ? Mono.just(true) : Mono.<Boolean>empty())
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
     }
@@ -66,8 +73,13 @@ class ShlinkTags {
             return Mono.empty();
         }
         return db.sql("DELETE FROM link_tag WHERE tag_id IN (SELECT id FROM tag WHERE name IN (:names))")
-                .bind("names", names).fetch().rowsUpdated()
-                .then(db.sql("DELETE FROM tag WHERE name IN (:names)").bind("names", names).fetch().rowsUpdated())
+                .bind("names", names)
+                .fetch()
+                .rowsUpdated()
+                .then(db.sql("DELETE FROM tag WHERE name IN (:names)")
+                        .bind("names", names)
+                        .fetch()
+                        .rowsUpdated())
                 .then();
     }
 

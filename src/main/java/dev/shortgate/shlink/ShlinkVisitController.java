@@ -31,8 +31,8 @@ import reactor.core.publisher.Mono;
 class ShlinkVisitController {
 
     static final int DEFAULT_ITEMS = Paging.MAX_ITEMS;
-    private static final List<String> ORPHAN_TYPES = Arrays.stream(OrphanVisitType.values())
-            .map(OrphanVisitType::value).toList();
+    private static final List<String> ORPHAN_TYPES =
+            Arrays.stream(OrphanVisitType.values()).map(OrphanVisitType::value).toList();
 
     private final ShlinkVisits visits;
     private final ShlinkTags tags;
@@ -40,8 +40,12 @@ class ShlinkVisitController {
     private final ShortgateProperties properties;
     private final OrphanVisits orphans;
 
-    ShlinkVisitController(ShlinkVisits visits, ShlinkTags tags, ShortUrlController shortUrls,
-                          ShortgateProperties properties, OrphanVisits orphans) {
+    ShlinkVisitController(
+            ShlinkVisits visits,
+            ShlinkTags tags,
+            ShortUrlController shortUrls,
+            ShortgateProperties properties,
+            OrphanVisits orphans) {
         this.orphans = orphans;
         this.visits = visits;
         this.tags = tags;
@@ -50,9 +54,10 @@ class ShlinkVisitController {
     }
 
     @GetMapping("/short-urls/{shortCode}/visits")
-    Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofShortUrl(@PathVariable String shortCode,
-                                                                   ServerWebExchange exchange) {
-        return Mono.defer(() -> shortUrls.readable(shortCode, ApiPrincipal.of(exchange))
+    Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofShortUrl(
+            @PathVariable String shortCode, ServerWebExchange exchange) {
+        return Mono.defer(() -> shortUrls
+                .readable(shortCode, ApiPrincipal.of(exchange))
                 .flatMap(row -> list(ShlinkVisits.Scope.ofCode(shortCode), exchange)));
     }
 
@@ -60,9 +65,10 @@ class ShlinkVisitController {
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofTag(@PathVariable String tag, ServerWebExchange exchange) {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
-            return tags.exists(tag).flatMap(exists -> exists
-                    ? list(new ShlinkVisits.Scope(null, tag, owner(caller)), exchange)
-                    : Mono.error(ShlinkErrors.tagNotFound(tag)));
+            return tags.exists(tag)
+                    .flatMap(exists -> exists
+                            ? list(new ShlinkVisits.Scope(null, tag, owner(caller)), exchange)
+                            : Mono.error(ShlinkErrors.tagNotFound(tag)));
         });
     }
 
@@ -83,18 +89,23 @@ class ShlinkVisitController {
             String type = params.getFirst("type");
             OrphanVisitType only = type == null ? null : OrphanVisitType.parse(type);
             if (type != null && only == null) {
-                throw ShlinkErrors.invalidData("type", type + " is not a valid orphan visit type. Expected one of "
-                        + ORPHAN_TYPES + ".");
+                throw ShlinkErrors.invalidData(
+                        "type", type + " is not a valid orphan visit type. Expected one of " + ORPHAN_TYPES + ".");
             }
             Paging paging = Paging.of(params, DEFAULT_ITEMS);
-            OrphanVisits.Filter filter = new OrphanVisits.Filter(only, ShlinkParams.date(params, "startDate", false),
-                    ShlinkParams.date(params, "endDate", true), ShlinkParams.flag(params, "excludeBots"));
+            OrphanVisits.Filter filter = new OrphanVisits.Filter(
+                    only,
+                    ShlinkParams.date(params, "startDate", false),
+                    ShlinkParams.date(params, "endDate", true),
+                    ShlinkParams.flag(params, "excludeBots"));
             if (caller.scope() == ApiScope.CREATE) {
                 return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.OrphanVisit>of(), 0)));
             }
             String origin = origin();
-            return Mono.zip(orphans.page(filter, paging.offset(), paging.itemsPerPage())
-                                    .map(row -> ShlinkJson.orphanVisit(row, origin)).collectList(),
+            return Mono.zip(
+                            orphans.page(filter, paging.offset(), paging.itemsPerPage())
+                                    .map(row -> ShlinkJson.orphanVisit(row, origin))
+                                    .collectList(),
                             orphans.count(filter))
                     .map(both -> Map.of("visits", paging.page(both.getT1(), both.getT2())));
         });
@@ -112,7 +123,8 @@ class ShlinkVisitController {
                 return Mono.just(Map.of("deletedVisits", 0L));
             }
             if (!caller.isAdmin()) {
-                throw ShlinkErrors.translate(Problem.FORBIDDEN.toException("Only an admin key may delete orphan visits."));
+                throw ShlinkErrors.translate(
+                        Problem.FORBIDDEN.toException("Only an admin key may delete orphan visits."));
             }
             return orphans.deleteAll().map(deleted -> Map.of("deletedVisits", deleted));
         });
@@ -123,30 +135,33 @@ class ShlinkVisitController {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
             Long owner = owner(caller);
-            Mono<long[]> totals = caller.scope() == ApiScope.CREATE && owner == null
-                    ? Mono.just(new long[2]) : visits.totals(owner);
-            Mono<OrphanVisits.Totals> orphanTotals = caller.scope() == ApiScope.CREATE
-                    ? Mono.just(new OrphanVisits.Totals(0, 0)) : orphans.totals();
+            Mono<long[]> totals =
+                    caller.scope() == ApiScope.CREATE && owner == null ? Mono.just(new long[2]) : visits.totals(owner);
+            Mono<OrphanVisits.Totals> orphanTotals =
+                    caller.scope() == ApiScope.CREATE ? Mono.just(new OrphanVisits.Totals(0, 0)) : orphans.totals();
             return Mono.zip(totals, orphanTotals).map(both -> {
                 long[] t = both.getT1();
                 OrphanVisits.Totals o = both.getT2();
-                return Map.of("visits", Map.<String, Object>of(
-                        "nonOrphanVisits", ShlinkJson.VisitsSummary.of(t[0], t[1]),
-                        "orphanVisits", ShlinkJson.VisitsSummary.of(o.visits(), o.botVisits()),
-                        "visitsCount", t[0],
-                        "orphanVisitsCount", o.visits()));
+                return Map.of(
+                        "visits",
+                        Map.<String, Object>of(
+                                "nonOrphanVisits", ShlinkJson.VisitsSummary.of(t[0], t[1]),
+                                "orphanVisits", ShlinkJson.VisitsSummary.of(o.visits(), o.botVisits()),
+                                "visitsCount", t[0],
+                                "orphanVisitsCount", o.visits()));
             });
         });
     }
 
-    private Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> list(ShlinkVisits.Scope scope,
-                                                                       ServerWebExchange exchange) {
+    private Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> list(
+            ShlinkVisits.Scope scope, ServerWebExchange exchange) {
         MultiValueMap<String, String> params = exchange.getRequest().getQueryParams();
         Paging paging = Paging.of(params, DEFAULT_ITEMS);
         Instant from = ShlinkParams.date(params, "startDate", false);
         Instant to = ShlinkParams.date(params, "endDate", true);
         boolean excludeBots = ShlinkParams.flag(params, "excludeBots");
-        return Mono.zip(visits.page(scope, from, to, excludeBots, paging.offset(), paging.itemsPerPage())
+        return Mono.zip(
+                        visits.page(scope, from, to, excludeBots, paging.offset(), paging.itemsPerPage())
                                 .map(row -> ShlinkJson.visit(row, properties.shortUrl(row.code()), null))
                                 .collectList(),
                         visits.count(scope, from, to, excludeBots))

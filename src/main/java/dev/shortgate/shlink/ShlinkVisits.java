@@ -24,9 +24,14 @@ import reactor.core.publisher.Mono;
 class ShlinkVisits {
 
     /** One raw visit. */
-    record VisitRow(String code, Instant visitedAt, String userAgent, String referer, String country, String city,
-                    boolean bot) {
-    }
+    record VisitRow(
+            String code,
+            Instant visitedAt,
+            String userAgent,
+            String referer,
+            String country,
+            String city,
+            boolean bot) {}
 
     /** Which visits to list: one code, a tag's links, or every link (optionally only an owner's). */
     record Scope(String code, String tag, Long owner) {
@@ -55,20 +60,23 @@ class ShlinkVisits {
     Mono<Long> count(Scope scope, Instant from, Instant to, boolean excludeBots) {
         Map<String, Object> params = new HashMap<>();
         return bind(db.sql("SELECT COUNT(*) AS n " + from(scope, from, to, excludeBots, params)), params)
-                .map(row -> ((Number) row.get("n")).longValue()).one();
+                .map(row -> ((Number) row.get("n")).longValue())
+                .one();
     }
 
     /** Every visit counted (bots included) and the bots among them, over all live links or an owner's. */
     Mono<long[]> totals(Long owner) {
         String sql = "SELECT COALESCE(SUM(s.visits), 0) AS visits, COALESCE(SUM(s.bot_visits), 0) AS bot_visits "
-                + "FROM link_stats s" + (owner == null ? ""
-                        : " JOIN " + tables.all() + " l ON l.code = s.code AND l.api_key_id = :owner");
+                + "FROM link_stats s"
+                + (owner == null ? "" : " JOIN " + tables.all() + " l ON l.code = s.code AND l.api_key_id = :owner");
         var spec = db.sql(sql);
         if (owner != null) {
             spec = spec.bind("owner", owner);
         }
-        return spec.map(row -> new long[] {((Number) row.get("visits")).longValue(),
-                ((Number) row.get("bot_visits")).longValue()}).one();
+        return spec.map(row -> new long[] {
+                    ((Number) row.get("visits")).longValue(), ((Number) row.get("bot_visits")).longValue()
+                })
+                .one();
     }
 
     private String from(Scope scope, Instant from, Instant to, boolean excludeBots, Map<String, Object> params) {
@@ -106,8 +114,8 @@ class ShlinkVisits {
         return sql.toString();
     }
 
-    private static DatabaseClient.GenericExecuteSpec bind(DatabaseClient.GenericExecuteSpec spec,
-                                                          Map<String, Object> params) {
+    private static DatabaseClient.GenericExecuteSpec bind(
+            DatabaseClient.GenericExecuteSpec spec, Map<String, Object> params) {
         for (var param : params.entrySet()) {
             spec = spec.bind(param.getKey(), param.getValue());
         }
@@ -115,9 +123,13 @@ class ShlinkVisits {
     }
 
     private static VisitRow toVisit(Readable row) {
-        return new VisitRow(row.get("code", String.class),
-                LinkRepository.fromDb(row.get("visited_at", LocalDateTime.class)), row.get("user_agent", String.class),
-                row.get("referer", String.class), row.get("country", String.class), row.get("city", String.class),
+        return new VisitRow(
+                row.get("code", String.class),
+                LinkRepository.fromDb(row.get("visited_at", LocalDateTime.class)),
+                row.get("user_agent", String.class),
+                row.get("referer", String.class),
+                row.get("country", String.class),
+                row.get("city", String.class),
                 LinkRepository.bool(row.get("bot")));
     }
 }

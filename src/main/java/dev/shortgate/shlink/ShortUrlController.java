@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +43,34 @@ class ShortUrlController {
 
     static final int DEFAULT_ITEMS = 10;
     static final int MAX_TAG_LENGTH = 255;
-    private static final Set<String> CREATE_FIELDS = Set.of("longUrl", "customSlug", "shortCodeLength",
-            "findIfExists", "validSince", "validUntil", "maxVisits", "tags", "title", "crawlable", "forwardQuery",
-            "domain", "pathPrefix", "deviceLongUrls", "validateUrl", "apiKey");
-    private static final Set<String> EDIT_FIELDS = Set.of("longUrl", "validSince", "validUntil", "maxVisits", "tags",
-            "title", "crawlable", "forwardQuery", "deviceLongUrls", "validateUrl");
+    private static final Set<String> CREATE_FIELDS = Set.of(
+            "longUrl",
+            "customSlug",
+            "shortCodeLength",
+            "findIfExists",
+            "validSince",
+            "validUntil",
+            "maxVisits",
+            "tags",
+            "title",
+            "crawlable",
+            "forwardQuery",
+            "domain",
+            "pathPrefix",
+            "deviceLongUrls",
+            "validateUrl",
+            "apiKey");
+    private static final Set<String> EDIT_FIELDS = Set.of(
+            "longUrl",
+            "validSince",
+            "validUntil",
+            "maxVisits",
+            "tags",
+            "title",
+            "crawlable",
+            "forwardQuery",
+            "deviceLongUrls",
+            "validateUrl");
 
     private final LinkService links;
     private final ShlinkShortUrls shortUrls;
@@ -69,22 +91,33 @@ class ShortUrlController {
             MultiValueMap<String, String> params = exchange.getRequest().getQueryParams();
             Paging paging = Paging.of(params, DEFAULT_ITEMS);
             String orderParam = params.getFirst("orderBy");
-            String order = orderParam == null || orderParam.isBlank() ? ShortUrlQuery.DEFAULT_ORDER
+            String order = orderParam == null || orderParam.isBlank()
+                    ? ShortUrlQuery.DEFAULT_ORDER
                     : ShortUrlQuery.ORDERS.get(orderParam);
             if (order == null) {
-                throw ShlinkErrors.invalidData("orderBy", "orderBy must be one of " + ShortUrlQuery.ORDERS.keySet()
-                        + ".");
+                throw ShlinkErrors.invalidData(
+                        "orderBy", "orderBy must be one of " + ShortUrlQuery.ORDERS.keySet() + ".");
             }
             if (caller.scope() == ApiScope.CREATE && caller.keyId() == null) {
                 return Mono.just(Map.of("shortUrls", paging.page(List.<ShlinkJson.ShortUrl>of(), 0)));
             }
-            ShortUrlQuery query = new ShortUrlQuery(caller.scope() == ApiScope.CREATE ? caller.keyId() : null,
-                    params.getFirst("searchTerm"), ShlinkParams.list(params, "tags"),
-                    "all".equals(params.getFirst("tagsMode")), ShlinkParams.date(params, "startDate", false),
-                    ShlinkParams.date(params, "endDate", true), ShlinkParams.flag(params, "excludeMaxVisitsReached"),
-                    ShlinkParams.flag(params, "excludePastValidUntil"), clock.instant(), order);
-            return Mono.zip(shortUrls.page(query, paging.offset(), paging.itemsPerPage()).map(this::toJson)
-                            .collectList(), shortUrls.count(query))
+            ShortUrlQuery query = new ShortUrlQuery(
+                    caller.scope() == ApiScope.CREATE ? caller.keyId() : null,
+                    params.getFirst("searchTerm"),
+                    ShlinkParams.list(params, "tags"),
+                    "all".equals(params.getFirst("tagsMode")),
+                    ShlinkParams.date(params, "startDate", false),
+                    ShlinkParams.date(params, "endDate", true),
+                    ShlinkParams.flag(params, "excludeMaxVisitsReached"),
+                    ShlinkParams.flag(params, "excludePastValidUntil"),
+                    clock.instant(),
+                    order);
+            return Mono.zip(
+                            shortUrls
+                                    .page(query, paging.offset(), paging.itemsPerPage())
+                                    .map(this::toJson)
+                                    .collectList(),
+                            shortUrls.count(query))
                     .map(both -> Map.of("shortUrls", paging.page(both.getT1(), both.getT2())));
         });
     }
@@ -114,7 +147,9 @@ class ShortUrlController {
             Boolean forwardQuery = optionalBool(body, "forwardQuery", invalid);
             optionalBool(body, "findIfExists", invalid);
             String domain = optionalText(body, "domain", invalid);
-            if (domain != null && !domain.isBlank() && !domain.equalsIgnoreCase(properties.baseUrl().getAuthority())) {
+            if (domain != null
+                    && !domain.isBlank()
+                    && !domain.equalsIgnoreCase(properties.baseUrl().getAuthority())) {
                 invalid.add("domain");
             }
             String pathPrefix = optionalText(body, "pathPrefix", invalid);
@@ -132,19 +167,30 @@ class ShortUrlController {
             }
             String customSlug = slug;
             // Shlink forwards the visitor's query string unless told not to.
-            CreateLinkRequest request = new CreateLinkRequest((String) longUrl, customSlug == null ? length : null,
-                    customSlug, validUntil, maxVisits, null, null, forwardQuery == null || forwardQuery);
+            CreateLinkRequest request = new CreateLinkRequest(
+                    (String) longUrl,
+                    customSlug == null ? length : null,
+                    customSlug,
+                    validUntil,
+                    maxVisits,
+                    null,
+                    null,
+                    forwardQuery == null || forwardQuery);
             return links.create(request, caller)
                     .flatMap(created -> created.created()
-                            ? shortUrls.setTags(created.link().code(), tags)
-                                    .then(shortUrls.saveMeta(created.link().code(), title,
-                                            Boolean.TRUE.equals(crawlable), validSince))
+                            ? shortUrls
+                                    .setTags(created.link().code(), tags)
+                                    .then(shortUrls.saveMeta(
+                                            created.link().code(), title, Boolean.TRUE.equals(crawlable), validSince))
                                     .thenReturn(created.link())
                             : Mono.just(created.link()))
                     .flatMap(link -> shortUrls.find(link.code()))
                     .map(this::toJson)
-                    .onErrorMap(ProblemException.class, e -> e.problem() == Problem.ALIAS_TAKEN && customSlug != null
-                            ? ShlinkErrors.nonUniqueSlug(customSlug) : ShlinkErrors.translate(e));
+                    .onErrorMap(
+                            ProblemException.class,
+                            e -> e.problem() == Problem.ALIAS_TAKEN && customSlug != null
+                                    ? ShlinkErrors.nonUniqueSlug(customSlug)
+                                    : ShlinkErrors.translate(e));
         });
     }
 
@@ -154,8 +200,8 @@ class ShortUrlController {
     }
 
     @PatchMapping(path = "/{shortCode}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Mono<ShlinkJson.ShortUrl> edit(@PathVariable String shortCode, @RequestBody Map<String, Object> body,
-                                   ServerWebExchange exchange) {
+    Mono<ShlinkJson.ShortUrl> edit(
+            @PathVariable String shortCode, @RequestBody Map<String, Object> body, ServerWebExchange exchange) {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
             List<String> invalid = new ArrayList<>();
@@ -206,17 +252,20 @@ class ShortUrlController {
                         return link;
                     })
                     : links.update(shortCode, patch, caller);
-            boolean metaChanged = body.containsKey("title") || body.containsKey("crawlable")
-                    || body.containsKey("validSince");
-            return changed
-                    .flatMap(link -> shortUrls.find(link.code()))
-                    .flatMap(current -> (tags == null ? Mono.<Void>empty()
-                            : shortUrls.setTags(shortCode, tags))
-                            .then(metaChanged ? shortUrls.saveMeta(shortCode,
-                                    body.containsKey("title") ? title : current.title(),
-                                    body.containsKey("crawlable") ? Boolean.TRUE.equals(crawlable) : current.crawlable(),
-                                    body.containsKey("validSince") ? validSince : current.validSince())
-                                    : Mono.<Void>empty()))
+            boolean metaChanged =
+                    body.containsKey("title") || body.containsKey("crawlable") || body.containsKey("validSince");
+            return changed.flatMap(link -> shortUrls.find(link.code()))
+                    .flatMap(current -> (tags == null ? Mono.<Void>empty() : shortUrls.setTags(shortCode, tags))
+                            .then(
+                                    metaChanged
+                                            ? shortUrls.saveMeta(
+                                                    shortCode,
+                                                    body.containsKey("title") ? title : current.title(),
+                                                    body.containsKey("crawlable")
+                                                            ? Boolean.TRUE.equals(crawlable)
+                                                            : current.crawlable(),
+                                                    body.containsKey("validSince") ? validSince : current.validSince())
+                                            : Mono.<Void>empty()))
                     .then(Mono.defer(() -> shortUrls.find(shortCode)))
                     .map(this::toJson)
                     .onErrorMap(ProblemException.class, ShlinkErrors::translate);

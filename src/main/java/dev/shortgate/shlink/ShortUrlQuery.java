@@ -16,9 +16,17 @@ import java.util.List;
  * @param excludePastValidUntil  leave out links that expired before {@code now}
  * @param orderBy                an SQL order expression from {@link #ORDERS}
  */
-record ShortUrlQuery(Long owner, String searchTerm, List<String> tags, boolean allTags, Instant startDate,
-                     Instant endDate, boolean excludeMaxVisitsReached, boolean excludePastValidUntil, Instant now,
-                     String orderBy) {
+record ShortUrlQuery(
+        Long owner,
+        String searchTerm,
+        List<String> tags,
+        boolean allTags,
+        Instant startDate,
+        Instant endDate,
+        boolean excludeMaxVisitsReached,
+        boolean excludePastValidUntil,
+        Instant now,
+        String orderBy) {
 
     /** Shlink's {@code orderBy} values and the columns they sort by; ties go by code. */
     static final java.util.Map<String, String> ORDERS = java.util.Map.ofEntries(

@@ -31,6 +31,7 @@ public class ApiDeadlines implements WebFilter, Ordered, DisposableBean {
 
     /** The margin the backstop leaves a batch to write the answer it assembled at its own deadline. */
     static final Duration BATCH_MARGIN = Duration.ofSeconds(2);
+
     private static final String STARTED = ApiDeadlines.class.getName() + ".started";
 
     private final ApiProperties properties;
@@ -65,10 +66,15 @@ public class ApiDeadlines implements WebFilter, Ordered, DisposableBean {
         }
         exchange.getAttributes().put(STARTED, ticker.read());
         Duration limit = isBatch(exchange) ? properties.batchDeadline().plus(BATCH_MARGIN) : properties.deadline();
-        return chain.filter(exchange).timeout(limit, Mono.defer(() -> {
-            exceeded.increment();
-            return Mono.error(deadlineExceeded("The request did not finish within its " + limit + " deadline."));
-        }), timer);
+        return chain.filter(exchange)
+                .timeout(
+                        limit,
+                        Mono.defer(() -> {
+                            exceeded.increment();
+                            return Mono.error(
+                                    deadlineExceeded("The request did not finish within its " + limit + " deadline."));
+                        }),
+                        timer);
     }
 
     /** The timer deadlines run on; never a thread that serves requests or talks to a backend. */
@@ -99,7 +105,8 @@ public class ApiDeadlines implements WebFilter, Ordered, DisposableBean {
 
     /** The problem a request or batch item answers when it passed its deadline. */
     public static ProblemException deadlineExceeded(String detail) {
-        return Problem.DEADLINE_EXCEEDED.toException(detail + " Nothing waits longer; retry shortly.")
+        return Problem.DEADLINE_EXCEEDED
+                .toException(detail + " Nothing waits longer; retry shortly.")
                 .retryAfter(Duration.ofSeconds(1));
     }
 
@@ -110,7 +117,11 @@ public class ApiDeadlines implements WebFilter, Ordered, DisposableBean {
 
     private static boolean isBatch(ServerWebExchange exchange) {
         return HttpMethod.POST.equals(exchange.getRequest().getMethod())
-                && exchange.getRequest().getPath().pathWithinApplication().value().endsWith("/links/batch");
+                && exchange.getRequest()
+                        .getPath()
+                        .pathWithinApplication()
+                        .value()
+                        .endsWith("/links/batch");
     }
 
     /** The first path segment as routing sees it (decoded, without matrix parameters) is {@code api}. */

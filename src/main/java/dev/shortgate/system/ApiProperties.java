@@ -20,9 +20,10 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.api")
 @Validated
-public record ApiProperties(@NotNull @DefaultValue("10s") Duration deadline,
-                            @NotNull @DefaultValue("30s") Duration batchDeadline,
-                            @NotNull @DefaultValue("250ms") Duration announceWait) {
+public record ApiProperties(
+        @NotNull @DefaultValue("10s") Duration deadline,
+        @NotNull @DefaultValue("30s") Duration batchDeadline,
+        @NotNull @DefaultValue("250ms") Duration announceWait) {
 
     public ApiProperties {
         for (Duration d : new Duration[] {deadline, batchDeadline}) {

@@ -9,8 +9,7 @@ import java.util.stream.Stream;
 /** Walks an error's cause chain: the error itself first, then each cause, stopping at one already seen. */
 public final class Causes {
 
-    private Causes() {
-    }
+    private Causes() {}
 
     /** The error and its causes, outermost first; a cycle ends the walk instead of running forever. */
     public static Stream<Throwable> of(Throwable error) {

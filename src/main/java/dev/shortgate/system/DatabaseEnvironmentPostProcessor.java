@@ -32,12 +32,15 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
         if (StringUtils.hasText(r2dbcUrl) && !StringUtils.hasText(environment.getProperty("spring.flyway.url"))) {
             derived.put("spring.flyway.url", jdbcUrl(r2dbcUrl));
             ConnectionFactoryOptions options = ConnectionFactoryOptions.parse(r2dbcUrl);
-            String user = firstText(environment.getProperty("spring.r2dbc.username"), value(options, ConnectionFactoryOptions.USER));
+            String user = firstText(
+                    environment.getProperty("spring.r2dbc.username"), value(options, ConnectionFactoryOptions.USER));
             if (user == null && DatabaseDialect.ofUrl(options) == DatabaseDialect.H2) {
                 user = "sa"; // H2 ties a database file to the user that made it; both drivers must agree
                 derived.put("spring.r2dbc.username", user);
             }
-            String password = firstText(environment.getProperty("spring.r2dbc.password"), value(options, ConnectionFactoryOptions.PASSWORD));
+            String password = firstText(
+                    environment.getProperty("spring.r2dbc.password"),
+                    value(options, ConnectionFactoryOptions.PASSWORD));
             if (user != null) {
                 derived.put("spring.flyway.user", user);
             }
@@ -82,11 +85,14 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
             case MYSQL -> {
                 String host = value(options, ConnectionFactoryOptions.HOST);
                 Object port = options.getValue(ConnectionFactoryOptions.PORT);
-                yield "jdbc:mariadb://" + host + (port != null ? ":" + port : "") + "/" + (database != null ? database : "")
-                        + mariadbTls(options);
+                yield "jdbc:mariadb://" + host + (port != null ? ":" + port : "") + "/"
+                        + (database != null ? database : "") + mariadbTls(options);
             }
             case H2 -> {
-                StringBuilder url = new StringBuilder("jdbc:h2:").append(protocol(options)).append(':').append(database);
+                StringBuilder url = new StringBuilder("jdbc:h2:")
+                        .append(protocol(options))
+                        .append(':')
+                        .append(database);
                 String settings = value(options, H2ConnectionFactoryProvider.OPTIONS);
                 if (StringUtils.hasText(settings)) {
                     url.append(';').append(settings);
@@ -110,15 +116,19 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
      */
     static String mariadbTls(ConnectionFactoryOptions options) {
         String mode = value(options, Option.valueOf("sslMode"));
-        String jdbcMode = mode == null ? null : switch (mode.toUpperCase(java.util.Locale.ROOT)) {
-            case "DISABLED" -> "disable";
-            case "REQUIRED" -> "trust";
-            case "VERIFY_CA" -> "verify-ca";
-            case "VERIFY_IDENTITY" -> "verify-full";
-            case "PREFERRED" -> null; // try TLS, fall back to plain: MariaDB JDBC has no such mode; its default is plain
-            default -> throw new IllegalArgumentException("sslMode=" + mode + " has no MariaDB JDBC equivalent for "
-                    + "Flyway; set spring.flyway.url (SPRING_FLYWAY_URL) explicitly");
-        };
+        String jdbcMode = mode == null
+                ? null
+                : switch (mode.toUpperCase(java.util.Locale.ROOT)) {
+                    case "DISABLED" -> "disable";
+                    case "REQUIRED" -> "trust";
+                    case "VERIFY_CA" -> "verify-ca";
+                    case "VERIFY_IDENTITY" -> "verify-full";
+                    case "PREFERRED" ->
+                        null; // try TLS, fall back to plain: MariaDB JDBC has no such mode; its default is plain
+                    default ->
+                        throw new IllegalArgumentException("sslMode=" + mode + " has no MariaDB JDBC equivalent for "
+                                + "Flyway; set spring.flyway.url (SPRING_FLYWAY_URL) explicitly");
+                };
         String ca = value(options, Option.valueOf("sslCa"));
         StringBuilder query = new StringBuilder();
         if (jdbcMode != null) {

@@ -31,8 +31,8 @@ class EnvironmentStyleArguments implements EnvironmentPostProcessor, Ordered {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        PropertySource<?> arguments = environment.getPropertySources()
-                .get(CommandLinePropertySource.COMMAND_LINE_PROPERTY_SOURCE_NAME);
+        PropertySource<?> arguments =
+                environment.getPropertySources().get(CommandLinePropertySource.COMMAND_LINE_PROPERTY_SOURCE_NAME);
         if (!(arguments instanceof EnumerablePropertySource<?> enumerable)) {
             return;
         }
@@ -43,8 +43,9 @@ class EnvironmentStyleArguments implements EnvironmentPostProcessor, Ordered {
             }
         }
         if (!named.isEmpty()) {
-            environment.getPropertySources().addAfter(arguments.getName(),
-                    new SystemEnvironmentPropertySource(SOURCE_NAME, named));
+            environment
+                    .getPropertySources()
+                    .addAfter(arguments.getName(), new SystemEnvironmentPropertySource(SOURCE_NAME, named));
         }
     }
 

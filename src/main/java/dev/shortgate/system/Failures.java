@@ -12,13 +12,18 @@ import org.springframework.dao.TransientDataAccessException;
 /** Tells a backend that is down or slow apart from a bug, so callers answer 503 and not 500. */
 public final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /** True when the throwable, or one of its causes, means "a backend is unavailable right now". */
     public static boolean isUnavailable(Throwable error) {
-        return Causes.any(error, DataAccessResourceFailureException.class, TransientDataAccessException.class,
-                R2dbcTransientResourceException.class, R2dbcNonTransientResourceException.class,
-                TimeoutException.class, ConnectException.class, IOException.class);
+        return Causes.any(
+                error,
+                DataAccessResourceFailureException.class,
+                TransientDataAccessException.class,
+                R2dbcTransientResourceException.class,
+                R2dbcNonTransientResourceException.class,
+                TimeoutException.class,
+                ConnectException.class,
+                IOException.class);
     }
 }

@@ -16,6 +16,6 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.health")
 @Validated
-record HealthProperties(@NotNull @DefaultValue("30s") Duration databaseUnreadyAfter,
-                        @NotNull @DefaultValue("2s") Duration databaseTimeout) {
-}
+record HealthProperties(
+        @NotNull @DefaultValue("30s") Duration databaseUnreadyAfter,
+        @NotNull @DefaultValue("2s") Duration databaseTimeout) {}

@@ -19,17 +19,16 @@ class JsonConfiguration {
 
     @Bean
     JsonMapperBuilderCustomizer strictScalars() {
-        return builder -> builder
-                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-                .withCoercionConfig(LogicalType.Integer, config -> config
-                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-                .withCoercionConfig(LogicalType.Boolean, config -> config
-                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        return builder -> builder.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .withCoercionConfig(
+                        LogicalType.Integer, config -> config.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Boolean, config -> config.setCoercion(
+                                CoercionInputShape.Integer, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.String, CoercionAction.Fail))
-                .withCoercionConfig(LogicalType.Textual, config -> config
-                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .withCoercionConfig(LogicalType.Textual, config -> config.setCoercion(
+                                CoercionInputShape.Integer, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
     }

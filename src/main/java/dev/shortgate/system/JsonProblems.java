@@ -10,13 +10,15 @@ import tools.jackson.databind.exc.MismatchedInputException;
 /** Turns a body field that does not bind into an {@code invalid-request} problem that names the field. */
 public final class JsonProblems {
 
-    private JsonProblems() {
-    }
+    private JsonProblems() {}
 
     /** The first JSON error in {@code error}'s causes that names a field, if any. */
     static JacksonException fieldError(Throwable error) {
-        return Causes.of(error).filter(t -> t instanceof JacksonException json && field(json) != null)
-                .map(JacksonException.class::cast).findFirst().orElse(null);
+        return Causes.of(error)
+                .filter(t -> t instanceof JacksonException json && field(json) != null)
+                .map(JacksonException.class::cast)
+                .findFirst()
+                .orElse(null);
     }
 
     /** An {@code invalid-request} problem naming the field {@code error} is about (the body, if none). */
@@ -25,7 +27,9 @@ public final class JsonProblems {
         if (field == null) {
             return Problem.INVALID_REQUEST.toException("The request body is not valid JSON for this endpoint.");
         }
-        return Problem.INVALID_REQUEST.toException(field + " must be " + expected(error) + ".").with("field", field);
+        return Problem.INVALID_REQUEST
+                .toException(field + " must be " + expected(error) + ".")
+                .with("field", field);
     }
 
     /** The innermost named property of the error's path: the field the value was meant for. */
@@ -41,13 +45,18 @@ public final class JsonProblems {
     }
 
     private static String expected(JacksonException error) {
-        Class<?> target = error instanceof MismatchedInputException mismatch ? mismatch.getTargetType()
+        Class<?> target = error instanceof MismatchedInputException mismatch
+                ? mismatch.getTargetType()
                 : error instanceof InputCoercionException coercion ? coercion.getTargetType() : null;
         if (target == null) {
             return "a valid value";
         }
-        if (target == int.class || target == Integer.class || target == long.class || target == Long.class
-                || target == short.class || target == Short.class) {
+        if (target == int.class
+                || target == Integer.class
+                || target == long.class
+                || target == Long.class
+                || target == short.class
+                || target == Short.class) {
             return "a JSON integer in range";
         }
         if (target == boolean.class || target == Boolean.class) {

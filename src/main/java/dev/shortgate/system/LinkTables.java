@@ -73,7 +73,9 @@ public final class LinkTables {
         if (!split) {
             return query.apply(LEGACY);
         }
-        StringBuilder sql = new StringBuilder("SELECT * FROM ((").append(query.apply(LEGACY)).append(')');
+        StringBuilder sql = new StringBuilder("SELECT * FROM ((")
+                .append(query.apply(LEGACY))
+                .append(')');
         for (String table : SPLIT) {
             sql.append(" UNION ALL (").append(query.apply(table)).append(')');
         }

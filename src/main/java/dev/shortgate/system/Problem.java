@@ -49,7 +49,8 @@ public enum Problem {
     Problem(HttpStatus status, String title) {
         this.status = status;
         this.title = title;
-        this.type = URI.create(TYPE_PREFIX + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        this.type = URI.create(
+                TYPE_PREFIX + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }
 
     public HttpStatus status() {

@@ -87,13 +87,20 @@ public class ProblemRenderer implements WebExceptionHandler {
             return known;
         }
         if (Failures.isUnavailable(ex)) {
-            log.warn("Backend unavailable while serving {} {}: {}", exchange.getRequest().getMethod(),
-                    exchange.getRequest().getPath(), ex.toString());
-            return Problem.SERVICE_UNAVAILABLE.toException("A backing store is unavailable; retry shortly.")
+            log.warn(
+                    "Backend unavailable while serving {} {}: {}",
+                    exchange.getRequest().getMethod(),
+                    exchange.getRequest().getPath(),
+                    ex.toString());
+            return Problem.SERVICE_UNAVAILABLE
+                    .toException("A backing store is unavailable; retry shortly.")
                     .retryAfter(RETRY_AFTER);
         }
-        log.error("Unhandled error serving {} {}", exchange.getRequest().getMethod(),
-                exchange.getRequest().getPath(), ex);
+        log.error(
+                "Unhandled error serving {} {}",
+                exchange.getRequest().getMethod(),
+                exchange.getRequest().getPath(),
+                ex);
         return Problem.INTERNAL_ERROR.toException("An unexpected error occurred.");
     }
 
@@ -119,7 +126,8 @@ public class ProblemRenderer implements WebExceptionHandler {
      */
     public static byte[] compactBody(Problem problem) {
         return ("{\"type\":\"" + problem.type() + "\",\"title\":\"" + problem.title() + "\",\"status\":"
-                + problem.status().value() + "}").getBytes(StandardCharsets.UTF_8);
+                        + problem.status().value() + "}")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static Problem forStatus(HttpStatusCode status) {

@@ -33,7 +33,8 @@ class RedisClientConfiguration {
     @Bean
     @Order(Ordered.LOWEST_PRECEDENCE)
     ClientResourcesBuilderCustomizer noPerCommandMetrics() {
-        return builder -> builder.commandLatencyRecorder(CommandLatencyRecorder.disabled()).tracing(Tracing.disabled());
+        return builder -> builder.commandLatencyRecorder(CommandLatencyRecorder.disabled())
+                .tracing(Tracing.disabled());
     }
 
     /**
@@ -43,7 +44,7 @@ class RedisClientConfiguration {
      */
     @Bean
     ClientResourcesBuilderCustomizer quickReconnect() {
-        return builder -> builder.reconnectDelay(() -> Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(1), 2,
-                TimeUnit.MILLISECONDS));
+        return builder -> builder.reconnectDelay(
+                () -> Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS));
     }
 }

@@ -7,8 +7,7 @@ public final class SecretSettings {
 
     public static final int MIN_LENGTH = 16;
 
-    private SecretSettings() {
-    }
+    private SecretSettings() {}
 
     /**
      * Refuses a set secret shorter than {@link #MIN_LENGTH} characters, or one still holding the

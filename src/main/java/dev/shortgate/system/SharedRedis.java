@@ -57,12 +57,12 @@ public final class SharedRedis implements SmartLifecycle {
     }
 
     /** The Redis commands Shortgate uses, on the shared connection. */
-    public record Commands(RedisStringReactiveCommands<String, byte[]> strings,
-                           RedisKeyReactiveCommands<String, byte[]> keys,
-                           RedisSetReactiveCommands<String, byte[]> sets,
-                           RedisScriptingReactiveCommands<String, byte[]> scripts,
-                           BaseRedisReactiveCommands<String, byte[]> server) {
-    }
+    public record Commands(
+            RedisStringReactiveCommands<String, byte[]> strings,
+            RedisKeyReactiveCommands<String, byte[]> keys,
+            RedisSetReactiveCommands<String, byte[]> sets,
+            RedisScriptingReactiveCommands<String, byte[]> scripts,
+            BaseRedisReactiveCommands<String, byte[]> server) {}
 
     /** The commands, or an error at once while the connection has not been opened yet. */
     public Mono<Commands> commands() {
@@ -85,8 +85,10 @@ public final class SharedRedis implements SmartLifecycle {
         CountDownLatch opened = new CountDownLatch(1);
         connecting = Mono.fromCallable(this::connect)
                 .subscribeOn(Schedulers.boundedElastic())
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(10))
-                        .doBeforeRetry(signal -> log.warn("Could not connect to Redis, retrying: {}",
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200))
+                        .maxBackoff(Duration.ofSeconds(10))
+                        .doBeforeRetry(signal -> log.warn(
+                                "Could not connect to Redis, retrying: {}",
                                 signal.failure().toString())))
                 .subscribe(made -> {
                     connection = made;
@@ -105,7 +107,9 @@ public final class SharedRedis implements SmartLifecycle {
 
     private StatefulConnection<String, byte[]> connect() {
         AbstractRedisClient client = factory.getRequiredNativeClient();
-        return client instanceof RedisClusterClient cluster ? cluster.connect(CODEC) : ((RedisClient) client).connect(CODEC);
+        return client instanceof RedisClusterClient cluster
+                ? cluster.connect(CODEC)
+                : ((RedisClient) client).connect(CODEC);
     }
 
     private static Commands commandsOf(StatefulConnection<String, byte[]> connection) {

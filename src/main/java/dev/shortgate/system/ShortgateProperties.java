@@ -16,7 +16,8 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate")
 @Validated
-public record ShortgateProperties(@NotNull @DefaultValue("http://localhost:8080") URI baseUrl) {
+public record ShortgateProperties(
+        @NotNull @DefaultValue("http://localhost:8080") URI baseUrl) {
 
     public ShortgateProperties {
         String scheme = baseUrl.getScheme();

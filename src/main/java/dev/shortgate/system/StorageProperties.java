@@ -16,8 +16,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.storage")
 @Validated
-public record StorageProperties(@NotNull @DefaultValue("none") TableSplit tableSplit,
-                                @Positive @DefaultValue("500") int moveBatchSize) {
+public record StorageProperties(
+        @NotNull @DefaultValue("none") TableSplit tableSplit,
+        @Positive @DefaultValue("500") int moveBatchSize) {
 
     /** The table layouts. */
     public enum TableSplit {

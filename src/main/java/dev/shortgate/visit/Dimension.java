@@ -2,7 +2,11 @@ package dev.shortgate.visit;
 
 /** The dimensions visits are counted by, with their fixed ids in {@code visit_dim_stats.dim}. */
 enum Dimension {
-    COUNTRY(1), BROWSER(2), OS(3), DEVICE_CLASS(4), REFERRER_HOST(5);
+    COUNTRY(1),
+    BROWSER(2),
+    OS(3),
+    DEVICE_CLASS(4),
+    REFERRER_HOST(5);
 
     /** The label visits get when their dimension cannot be kept apart (label or distinct-entry bounds). */
     static final String OTHER = "other";

@@ -35,7 +35,8 @@ final class GeoLocator implements AutoCloseable {
     /** Opens the database at {@code path}; a blank path gives a locator that knows nothing. */
     static GeoLocator open(String path) {
         if (path == null || path.isBlank()) {
-            log.info("No GeoIP database configured (shortgate.visit.geoip-database); visit country and city stay empty");
+            log.info(
+                    "No GeoIP database configured (shortgate.visit.geoip-database); visit country and city stay empty");
             return new GeoLocator(null);
         }
         Path file = Path.of(path);
@@ -44,12 +45,14 @@ final class GeoLocator implements AutoCloseable {
                     + ", which is not a readable file");
         }
         try {
-            DatabaseReader reader = new DatabaseReader.Builder(file.toFile()).withCache(new CHMCache()).build();
+            DatabaseReader reader = new DatabaseReader.Builder(file.toFile())
+                    .withCache(new CHMCache())
+                    .build();
             String type = reader.metadata().databaseType();
             if (!type.contains("City")) {
                 reader.close();
-                throw new IllegalStateException("shortgate.visit.geoip-database must be a City database; " + file
-                        + " is " + type);
+                throw new IllegalStateException(
+                        "shortgate.visit.geoip-database must be a City database; " + file + " is " + type);
             }
             log.info("GeoIP database {} ({}) loaded", file, type);
             return new GeoLocator(reader);

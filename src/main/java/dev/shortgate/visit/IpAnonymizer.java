@@ -6,8 +6,7 @@ import java.net.UnknownHostException;
 /** Cuts client addresses to their network: IPv4 to /24, IPv6 to /64. The host part becomes zero. */
 final class IpAnonymizer {
 
-    private IpAnonymizer() {
-    }
+    private IpAnonymizer() {}
 
     static InetAddress anonymise(InetAddress address) {
         byte[] bytes = address.getAddress();

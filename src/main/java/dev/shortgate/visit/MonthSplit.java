@@ -16,15 +16,17 @@ import java.util.Optional;
 record MonthSplit(List<Span> days, Optional<Span> months) {
 
     /** The days {@code from} to {@code to}, both included. */
-    record Span(LocalDate from, LocalDate to) {
-    }
+    record Span(LocalDate from, LocalDate to) {}
 
     static MonthSplit of(LocalDate from, LocalDate to) {
         if (from.isAfter(to)) {
             throw new IllegalArgumentException("from " + from + " is after to " + to);
         }
-        LocalDate firstWhole = from.getDayOfMonth() == 1 ? from : from.withDayOfMonth(1).plusMonths(1);
-        LocalDate lastWholeEnd = to.equals(to.withDayOfMonth(to.lengthOfMonth())) ? to : to.withDayOfMonth(1).minusDays(1);
+        LocalDate firstWhole =
+                from.getDayOfMonth() == 1 ? from : from.withDayOfMonth(1).plusMonths(1);
+        LocalDate lastWholeEnd = to.equals(to.withDayOfMonth(to.lengthOfMonth()))
+                ? to
+                : to.withDayOfMonth(1).minusDays(1);
         if (firstWhole.isAfter(lastWholeEnd)) {
             return new MonthSplit(List.of(new Span(from, to)), Optional.empty());
         }

@@ -55,8 +55,9 @@ final class MultiRowSql {
     /** {@code prefix (..), (..), ... suffix}, every row with the same number of values. */
     Sql multiRow(String prefix, List<Object[]> rows, String suffix) {
         int columns = rows.isEmpty() ? 0 : rows.get(0).length;
-        StringBuilder sql = new StringBuilder(prefix.length() + suffix.length()
-                + rows.size() * columns * (inlineLiterals ? 32 : 5)).append(prefix);
+        StringBuilder sql = new StringBuilder(
+                        prefix.length() + suffix.length() + rows.size() * columns * (inlineLiterals ? 32 : 5))
+                .append(prefix);
         BindMarkers bind = inlineLiterals ? null : markers.create();
         Object[] values = new Object[inlineLiterals ? 0 : rows.size() * columns];
         int n = 0;
@@ -91,14 +92,17 @@ final class MultiRowSql {
                     statement.bind(i, values[i]);
                 }
             }
-            return Flux.from(statement.execute()).flatMap(Result::getRowsUpdated).reduce(0L, Long::sum);
+            return Flux.from(statement.execute())
+                    .flatMap(Result::getRowsUpdated)
+                    .reduce(0L, Long::sum);
         });
     }
 
     /** Runs the statements in order, after the lock-wait bound; the caller makes it one transaction. */
     Mono<Void> executeAll(List<Sql> statements) {
         Sql waits = lockWaits();
-        Flux<Sql> all = waits == null ? Flux.fromIterable(statements)
+        Flux<Sql> all = waits == null
+                ? Flux.fromIterable(statements)
                 : Flux.concat(Mono.just(waits), Flux.fromIterable(statements));
         return all.concatMap(this::execute).then();
     }

@@ -18,8 +18,7 @@ final class MySqlLiterals {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
-    private MySqlLiterals() {
-    }
+    private MySqlLiterals() {}
 
     /**
      * Any value a visit batch writes, by its type: {@code NULL}, text, bytes, a {@code DATETIME(3)}, a date, a
@@ -41,7 +40,8 @@ final class MySqlLiterals {
         } else if (value instanceof Long || value instanceof Integer) {
             return sql.append(((Number) value).longValue());
         }
-        throw new IllegalArgumentException("no MySQL literal for a " + value.getClass().getName());
+        throw new IllegalArgumentException(
+                "no MySQL literal for a " + value.getClass().getName());
     }
 
     /** A string as {@code _utf8mb4 X'..'}, {@code ''} when empty, or {@code NULL}. */
@@ -52,7 +52,8 @@ final class MySqlLiterals {
         if (value.isEmpty()) {
             return sql.append("''");
         }
-        return hex(sql.append("_utf8mb4 X'"), value.getBytes(StandardCharsets.UTF_8)).append('\'');
+        return hex(sql.append("_utf8mb4 X'"), value.getBytes(StandardCharsets.UTF_8))
+                .append('\'');
     }
 
     /** Bytes as {@code X'..'}, or {@code NULL}. */

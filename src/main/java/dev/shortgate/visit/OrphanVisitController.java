@@ -41,38 +41,69 @@ class OrphanVisitController {
      * @param visits     raw rows, newest first; shed under overload and deleted after {@code raw-retention}
      * @param nextCursor the cursor of the next page, or {@code null} on the last
      */
-    record OrphanPage(VisitStatsController.Visits totals, List<OrphanView> visits, String nextCursor) {
-    }
+    record OrphanPage(VisitStatsController.Visits totals, List<OrphanView> visits, String nextCursor) {}
 
     /** An orphan visit as the API shows it: its id in the 16-character form, the path and query asked for. */
-    record OrphanView(String id, String type, String path, Instant visitedAt, String ip, String userAgent,
-                      String referer, String country, String city, String browser, String browserVersion, String os,
-                      String deviceClass, boolean bot) {
+    record OrphanView(
+            String id,
+            String type,
+            String path,
+            Instant visitedAt,
+            String ip,
+            String userAgent,
+            String referer,
+            String country,
+            String city,
+            String browser,
+            String browserVersion,
+            String os,
+            String deviceClass,
+            boolean bot) {
 
         static OrphanView of(OrphanVisits.Row r) {
-            return new OrphanView(r.idText(), r.type().value(), r.path(), r.visitedAt(), r.ip(), r.userAgent(),
-                    r.referer(), r.country(), r.city(), r.browser(), r.browserVersion(), r.os(), r.deviceClass(),
+            return new OrphanView(
+                    r.idText(),
+                    r.type().value(),
+                    r.path(),
+                    r.visitedAt(),
+                    r.ip(),
+                    r.userAgent(),
+                    r.referer(),
+                    r.country(),
+                    r.city(),
+                    r.browser(),
+                    r.browserVersion(),
+                    r.os(),
+                    r.deviceClass(),
                     r.bot());
         }
     }
 
     /** How many orphan visits a delete removed (raw rows; the counts are reset too). */
-    record Deleted(long deletedVisits) {
-    }
+    record Deleted(long deletedVisits) {}
 
     @GetMapping
-    Mono<OrphanPage> list(@RequestParam(required = false) String type, @RequestParam(required = false) String from,
-                          @RequestParam(required = false) String to, @RequestParam(required = false) String bots,
-                          @RequestParam(required = false) String limit, @RequestParam(required = false) String cursor,
-                          ServerWebExchange exchange) {
+    Mono<OrphanPage> list(
+            @RequestParam(required = false) String type,
+            @RequestParam(required = false) String from,
+            @RequestParam(required = false) String to,
+            @RequestParam(required = false) String bots,
+            @RequestParam(required = false) String limit,
+            @RequestParam(required = false) String cursor,
+            ServerWebExchange exchange) {
         ApiPrincipal.of(exchange).require(ApiScope.ADMIN, ApiScope.READ);
         OrphanVisitType only = type == null ? null : OrphanVisitType.parse(type);
         if (type != null && only == null) {
             throw invalid("type", "type must be invalid_short_url, base_url or regular_404, got '" + type + "'.");
         }
         Instant start = from == null ? null : day("from", from).atStartOfDay().toInstant(ZoneOffset.UTC);
-        Instant end = to == null ? null
-                : day("to", to).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1);
+        Instant end = to == null
+                ? null
+                : day("to", to)
+                        .plusDays(1)
+                        .atStartOfDay()
+                        .toInstant(ZoneOffset.UTC)
+                        .minusMillis(1);
         boolean withBots = bots == null || bots.equals("true");
         if (!withBots && !bots.equals("false")) {
             throw invalid("bots", "bots must be true or false, got '" + bots + "'.");
@@ -86,12 +117,18 @@ class OrphanVisitController {
             }
         }
         OrphanVisits.Filter filter = new OrphanVisits.Filter(only, start, end, !withBots);
-        return Mono.zip(orphans.totals(), orphans.after(filter, cursor, size).map(OrphanView::of).collectList())
+        return Mono.zip(
+                        orphans.totals(),
+                        orphans.after(filter, cursor, size).map(OrphanView::of).collectList())
                 .map(both -> {
                     List<OrphanView> page = both.getT2();
-                    return new OrphanPage(VisitStatsController.Visits.of(both.getT1().visits(),
-                            both.getT1().botVisits()), page,
-                            page.size() < size ? null : page.get(page.size() - 1).id());
+                    return new OrphanPage(
+                            VisitStatsController.Visits.of(
+                                    both.getT1().visits(), both.getT1().botVisits()),
+                            page,
+                            page.size() < size
+                                    ? null
+                                    : page.get(page.size() - 1).id());
                 });
     }
 
@@ -118,8 +155,9 @@ class OrphanVisitController {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw invalid("limit", "limit must be a whole number from 1 to " + VisitStatsController.MAX_LIMIT
-                + ", got '" + value + "'.");
+        throw invalid(
+                "limit",
+                "limit must be a whole number from 1 to " + VisitStatsController.MAX_LIMIT + ", got '" + value + "'.");
     }
 
     private static ProblemException invalid(String field, String detail) {

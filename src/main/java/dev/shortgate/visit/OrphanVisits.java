@@ -35,9 +35,21 @@ public class OrphanVisits {
      * @param path the path and query asked for, from its leading {@code /}
      * @param ip   the client address, anonymised unless raw storage is on; or {@code null}
      */
-    public record Row(byte[] id, OrphanVisitType type, String path, Instant visitedAt, String ip, String userAgent,
-                      String referer, String country, String city, String browser, String browserVersion, String os,
-                      String deviceClass, boolean bot) {
+    public record Row(
+            byte[] id,
+            OrphanVisitType type,
+            String path,
+            Instant visitedAt,
+            String ip,
+            String userAgent,
+            String referer,
+            String country,
+            String city,
+            String browser,
+            String browserVersion,
+            String os,
+            String deviceClass,
+            boolean bot) {
 
         /** The id in its 16-character form (a cursor for {@link #after}). */
         public String idText() {
@@ -53,12 +65,10 @@ public class OrphanVisits {
      * @param to          only visits at or before this instant, or {@code null}
      * @param excludeBots leave out visits classed as bots
      */
-    public record Filter(OrphanVisitType type, Instant from, Instant to, boolean excludeBots) {
-    }
+    public record Filter(OrphanVisitType type, Instant from, Instant to, boolean excludeBots) {}
 
     /** Every orphan visit counted (bots included) and the bots among them. */
-    public record Totals(long visits, long botVisits) {
-    }
+    public record Totals(long visits, long botVisits) {}
 
     private final DatabaseClient db;
 
@@ -69,30 +79,39 @@ public class OrphanVisits {
     /** A page of the newest-first list, by offset (Shlink's paging). */
     public Flux<Row> page(Filter filter, int offset, int limit) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(db.sql(COLUMNS + where(filter, null, params) + " ORDER BY id DESC LIMIT " + limit + " OFFSET "
-                + offset), params).map(OrphanVisits::toRow).all();
+        return bind(
+                        db.sql(COLUMNS + where(filter, null, params) + " ORDER BY id DESC LIMIT " + limit + " OFFSET "
+                                + offset),
+                        params)
+                .map(OrphanVisits::toRow)
+                .all();
     }
 
     /** The newest-first list after the {@code cursor} id when one is given (Shortgate's keyset paging). */
     public Flux<Row> after(Filter filter, String cursor, int limit) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(db.sql(COLUMNS + where(filter, cursor == null ? null : VisitId.fromText(cursor), params)
-                + " ORDER BY id DESC LIMIT " + limit), params).map(OrphanVisits::toRow).all();
+        return bind(
+                        db.sql(COLUMNS + where(filter, cursor == null ? null : VisitId.fromText(cursor), params)
+                                + " ORDER BY id DESC LIMIT " + limit),
+                        params)
+                .map(OrphanVisits::toRow)
+                .all();
     }
 
     /** Raw rows that match (what a list pages through; fewer than {@link #totals} when rows were shed). */
     public Mono<Long> count(Filter filter) {
         Map<String, Object> params = new LinkedHashMap<>();
         return bind(db.sql("SELECT COUNT(*) AS n FROM orphan_visit" + where(filter, null, params)), params)
-                .map(row -> ((Number) row.get("n")).longValue()).one();
+                .map(row -> ((Number) row.get("n")).longValue())
+                .one();
     }
 
     /** Every orphan visit counted, from the per-day counts: exact, whether or not its raw row was kept. */
     public Mono<Totals> totals() {
         return db.sql("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bot_visits "
                         + "FROM orphan_visit_stats")
-                .map(row -> new Totals(((Number) row.get("visits")).longValue(),
-                        ((Number) row.get("bot_visits")).longValue()))
+                .map(row -> new Totals(
+                        ((Number) row.get("visits")).longValue(), ((Number) row.get("bot_visits")).longValue()))
                 .one();
     }
 
@@ -102,19 +121,28 @@ public class OrphanVisits {
      * written (at most one {@code counts-flush-interval}) are added after it.
      */
     public Mono<Long> deleteAll() {
-        return db.sql("SELECT MAX(id) AS newest FROM orphan_visit").map(row -> {
+        return db.sql("SELECT MAX(id) AS newest FROM orphan_visit")
+                .map(row -> {
                     Object newest = row.get("newest");
                     return newest == null ? new byte[0] : VisitQueries.bytes(newest);
-                }).one()
+                })
+                .one()
                 .flatMap(newest -> {
                     if (newest.length == 0) {
                         return Mono.just(0L);
                     }
-                    Mono<Long> batch = Mono.defer(() -> db.sql("DELETE FROM orphan_visit WHERE id <= :newest LIMIT "
-                            + DELETE_BATCH).bind("newest", newest).fetch().rowsUpdated());
-                    return batch.expand(n -> n >= DELETE_BATCH ? batch : Mono.empty()).reduce(0L, Long::sum);
+                    Mono<Long> batch = Mono.defer(
+                            () -> db.sql("DELETE FROM orphan_visit WHERE id <= :newest LIMIT " + DELETE_BATCH)
+                                    .bind("newest", newest)
+                                    .fetch()
+                                    .rowsUpdated());
+                    return batch.expand(n -> n >= DELETE_BATCH ? batch : Mono.empty())
+                            .reduce(0L, Long::sum);
                 })
-                .flatMap(rows -> db.sql("DELETE FROM orphan_visit_stats").fetch().rowsUpdated().thenReturn(rows));
+                .flatMap(rows -> db.sql("DELETE FROM orphan_visit_stats")
+                        .fetch()
+                        .rowsUpdated()
+                        .thenReturn(rows));
     }
 
     private static String where(Filter filter, byte[] cursor, Map<String, Object> params) {
@@ -154,8 +182,8 @@ public class OrphanVisits {
         return at.getEpochSecond() >= 0 && at.getEpochSecond() <= 0xFFFF_FFFFL;
     }
 
-    private static DatabaseClient.GenericExecuteSpec bind(DatabaseClient.GenericExecuteSpec spec,
-                                                          Map<String, Object> params) {
+    private static DatabaseClient.GenericExecuteSpec bind(
+            DatabaseClient.GenericExecuteSpec spec, Map<String, Object> params) {
         for (var param : params.entrySet()) {
             spec = spec.bind(param.getKey(), param.getValue());
         }
@@ -163,13 +191,20 @@ public class OrphanVisits {
     }
 
     private static Row toRow(Readable row) {
-        return new Row(VisitQueries.bytes(row.get("id")),
+        return new Row(
+                VisitQueries.bytes(row.get("id")),
                 OrphanVisitType.ofId(((Number) row.get("type")).intValue()),
                 row.get("visited_path", String.class),
                 row.get("visited_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
-                row.get("ip", String.class), row.get("user_agent", String.class), row.get("referer", String.class),
-                row.get("country", String.class), row.get("city", String.class), row.get("browser", String.class),
-                row.get("browser_version", String.class), row.get("os", String.class),
-                row.get("device_class", String.class), VisitQueries.bool(row.get("bot")));
+                row.get("ip", String.class),
+                row.get("user_agent", String.class),
+                row.get("referer", String.class),
+                row.get("country", String.class),
+                row.get("city", String.class),
+                row.get("browser", String.class),
+                row.get("browser_version", String.class),
+                row.get("os", String.class),
+                row.get("device_class", String.class),
+                VisitQueries.bool(row.get("bot")));
     }
 }

@@ -18,8 +18,15 @@ import java.time.Instant;
  * @param query     an orphan visit's raw query string, or {@code null}; joined to the path (and cut to its bound)
  *                  by the writer, off the event loop
  */
-record RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer,
-                OrphanVisitType orphan, String query) {
+record RawVisit(
+        byte[] id,
+        String code,
+        Instant at,
+        InetAddress ip,
+        String userAgent,
+        String referer,
+        OrphanVisitType orphan,
+        String query) {
 
     /** A visit of a link. */
     RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer) {

@@ -45,11 +45,9 @@ final class UniqueVisitors {
     }
 
     /** A sketch row to write: its key and the two sketches as compact bytes. */
-    record Row(String code, long epochDay, byte[] writer, byte[] visitors, byte[] humanVisitors) {
-    }
+    record Row(String code, long epochDay, byte[] writer, byte[] visitors, byte[] humanVisitors) {}
 
-    record Key(String code, long epochDay) {
-    }
+    record Key(String code, long epochDay) {}
 
     private final ConcurrentHashMap<Key, DaySketch> sketches = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
@@ -86,7 +84,11 @@ final class UniqueVisitors {
         sketches.forEach((key, day) -> {
             synchronized (day) {
                 if (day.dirty) {
-                    rows.add(new Row(day.code, day.epochDay, day.writer, day.all.toCompactByteArray(),
+                    rows.add(new Row(
+                            day.code,
+                            day.epochDay,
+                            day.writer,
+                            day.all.toCompactByteArray(),
                             day.humans.toCompactByteArray()));
                     day.dirty = false;
                 }

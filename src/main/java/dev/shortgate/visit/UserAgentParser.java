@@ -23,16 +23,31 @@ final class UserAgentParser {
     static final Set<String> BOT_DEVICE_CLASSES = Set.of("Robot", "Robot Mobile", "Robot Imitator", "Spy", "Hacker");
 
     /** Lower-case fragments of link-preview agents. */
-    static final List<String> PREVIEW_AGENTS = List.of("slackbot", "slack-imgproxy", "twitterbot",
-            "facebookexternalhit", "facebookcatalog", "whatsapp", "telegrambot", "discordbot", "linkedinbot",
-            "skypeuripreview", "pinterestbot", "redditbot", "embedly", "iframely", "vkshare", "bitlybot",
-            "mattermost", "google-pagerenderer", "applebot");
+    static final List<String> PREVIEW_AGENTS = List.of(
+            "slackbot",
+            "slack-imgproxy",
+            "twitterbot",
+            "facebookexternalhit",
+            "facebookcatalog",
+            "whatsapp",
+            "telegrambot",
+            "discordbot",
+            "linkedinbot",
+            "skypeuripreview",
+            "pinterestbot",
+            "redditbot",
+            "embedly",
+            "iframely",
+            "vkshare",
+            "bitlybot",
+            "mattermost",
+            "google-pagerenderer",
+            "applebot");
 
     private static final int CACHE_SIZE = 10_000;
 
     /** @param browser name, @param browserVersion version, @param os name, @param deviceClass class; each may be null */
-    record Parsed(String browser, String browserVersion, String os, String deviceClass, boolean bot) {
-    }
+    record Parsed(String browser, String browserVersion, String os, String deviceClass, boolean bot) {}
 
     private static final Lazy<UserAgentParser> SHARED = new Lazy<>(UserAgentParser::new);
 
@@ -64,8 +79,10 @@ final class UserAgentParser {
         } catch (RuntimeException | OutOfMemoryError e) {
             failedAt = System.nanoTime();
             failed = true;
-            log.warn("Could not build the user-agent parser ({}); visits are written without browser, OS and "
-                    + "device class until it can be built. Give the JVM more heap.", e.toString());
+            log.warn(
+                    "Could not build the user-agent parser ({}); visits are written without browser, OS and "
+                            + "device class until it can be built. Give the JVM more heap.",
+                    e.toString());
             return null;
         }
     }
@@ -93,13 +110,30 @@ final class UserAgentParser {
         UserAgent parsed = analyzer.parse(agent);
         String deviceClass = value(parsed.get(UserAgent.DEVICE_CLASS));
         boolean bot = (deviceClass != null && BOT_DEVICE_CLASSES.contains(deviceClass)) || isPreviewAgent(agent);
-        return new Parsed(value(parsed.get(UserAgent.AGENT_NAME)), value(parsed.get(UserAgent.AGENT_VERSION)),
-                value(parsed.get(UserAgent.OPERATING_SYSTEM_NAME)), deviceClass, bot);
+        return new Parsed(
+                value(parsed.get(UserAgent.AGENT_NAME)),
+                value(parsed.get(UserAgent.AGENT_VERSION)),
+                value(parsed.get(UserAgent.OPERATING_SYSTEM_NAME)),
+                deviceClass,
+                bot);
     }
 
     /** Lower-case fragments that mark an agent as automated, for {@link #looksLikeBot}. */
-    static final List<String> BOT_FRAGMENTS = List.of("bot", "crawl", "spider", "slurp", "curl/", "wget/",
-            "python-", "python/", "java/", "go-http-client", "okhttp", "http://", "https://", "headless");
+    static final List<String> BOT_FRAGMENTS = List.of(
+            "bot",
+            "crawl",
+            "spider",
+            "slurp",
+            "curl/",
+            "wget/",
+            "python-",
+            "python/",
+            "java/",
+            "go-http-client",
+            "okhttp",
+            "http://",
+            "https://",
+            "headless");
 
     /**
      * Whether an agent looks automated, from its text alone, without Yauaa: missing or blank, a link-preview

@@ -20,7 +20,18 @@ import java.time.Instant;
  * @param deviceClass    Yauaa device class ({@code Desktop}, {@code Phone}, {@code Robot}, ...); or {@code null}
  * @param bot            whether a robot or a link-preview fetcher made the visit
  */
-record Visit(byte[] id, String code, Instant visitedAt, String clientId, String ip, String userAgent, String referer,
-             String country, String city, String browser, String browserVersion, String os, String deviceClass,
-             boolean bot) {
-}
+record Visit(
+        byte[] id,
+        String code,
+        Instant visitedAt,
+        String clientId,
+        String ip,
+        String userAgent,
+        String referer,
+        String country,
+        String city,
+        String browser,
+        String browserVersion,
+        String os,
+        String deviceClass,
+        boolean bot) {}

@@ -40,8 +40,12 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private final Mono<byte[]> clientIdKey;
 
     /** @param clientIdKey key of the client-id HMAC; a batch waits for it (and is retried if it cannot be read) */
-    VisitBatchWriter(MultiRowSql sql, TransactionalOperator transactions, VisitEnricher enricher, Scheduler workers,
-                     Mono<byte[]> clientIdKey) {
+    VisitBatchWriter(
+            MultiRowSql sql,
+            TransactionalOperator transactions,
+            VisitEnricher enricher,
+            Scheduler workers,
+            Mono<byte[]> clientIdKey) {
         this.sql = sql;
         this.transactions = transactions;
         this.enricher = enricher;
@@ -88,10 +92,23 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
         for (int i = 0; i < rows.size(); i++) {
             RawVisit raw = raws.get(i);
             Visit v = rows.get(i);
-            values.add(new Object[] {v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query()),
-                    LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC), v.clientId(), v.ip(), v.userAgent(),
-                    v.referer(), v.country(), v.city(), v.browser(), v.browserVersion(), v.os(), v.deviceClass(),
-                    v.bot()});
+            values.add(new Object[] {
+                v.id(),
+                raw.orphan().id,
+                visitedPath(raw.code(), raw.query()),
+                LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
+                v.clientId(),
+                v.ip(),
+                v.userAgent(),
+                v.referer(),
+                v.country(),
+                v.city(),
+                v.browser(),
+                v.browserVersion(),
+                v.os(),
+                v.deviceClass(),
+                v.bot()
+            });
         }
         return sql.multiRow(INSERT_ORPHANS, values, "");
     }
@@ -105,9 +122,22 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private MultiRowSql.Sql insertVisits(List<Visit> rows) {
         List<Object[]> values = new ArrayList<>(rows.size());
         for (Visit v : rows) {
-            values.add(new Object[] {v.id(), v.code(), LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
-                    v.clientId(), v.ip(), v.userAgent(), v.referer(), v.country(), v.city(), v.browser(),
-                    v.browserVersion(), v.os(), v.deviceClass(), v.bot()});
+            values.add(new Object[] {
+                v.id(),
+                v.code(),
+                LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
+                v.clientId(),
+                v.ip(),
+                v.userAgent(),
+                v.referer(),
+                v.country(),
+                v.city(),
+                v.browser(),
+                v.browserVersion(),
+                v.os(),
+                v.deviceClass(),
+                v.bot()
+            });
         }
         return sql.multiRow(INSERT_VISITS, values, "");
     }

@@ -1,7 +1,6 @@
 package dev.shortgate.visit;
 
 import java.nio.charset.StandardCharsets;
-
 import java.time.Clock;
 
 import dev.shortgate.security.ClientIpResolver;
@@ -72,26 +71,60 @@ class VisitConfiguration {
     }
 
     @Bean
-    MultiRowSql visitSql(DatabaseClient db, ConnectionFactory connectionFactory, DatabaseDialect dialect,
-                         VisitProperties properties) {
-        return new MultiRowSql(db, BindMarkersFactoryResolver.resolve(connectionFactory), dialect.mysql(),
+    MultiRowSql visitSql(
+            DatabaseClient db,
+            ConnectionFactory connectionFactory,
+            DatabaseDialect dialect,
+            VisitProperties properties) {
+        return new MultiRowSql(
+                db,
+                BindMarkersFactoryResolver.resolve(connectionFactory),
+                dialect.mysql(),
                 properties.lockWaitSeconds());
     }
 
     @Bean
-    VisitRecorder visitRecorder(VisitProperties properties, ClientIpResolver clientIps, VisitEnricher enricher,
-                                MultiRowSql sql, VisitTally tally, UniqueVisitors uniques, SharedSecrets secrets,
-                                ReactiveTransactionManager transactionManager, Clock clock, MeterRegistry registry) {
+    VisitRecorder visitRecorder(
+            VisitProperties properties,
+            ClientIpResolver clientIps,
+            VisitEnricher enricher,
+            MultiRowSql sql,
+            VisitTally tally,
+            UniqueVisitors uniques,
+            SharedSecrets secrets,
+            ReactiveTransactionManager transactionManager,
+            Clock clock,
+            MeterRegistry registry) {
         TransactionalOperator transactions = TransactionalOperator.create(transactionManager);
-        VisitBatchWriter writer = new VisitBatchWriter(sql, transactions, enricher, Schedulers.boundedElastic(),
+        VisitBatchWriter writer = new VisitBatchWriter(
+                sql,
+                transactions,
+                enricher,
+                Schedulers.boundedElastic(),
                 StringUtils.hasText(properties.clientIdSecret())
                         ? Mono.just(properties.clientIdSecret().getBytes(StandardCharsets.UTF_8))
                         : secrets.get(CLIENT_ID_KEY));
-        VisitCountFlusher counts = new VisitCountFlusher(tally, uniques, enricher,
-                new VisitCountWriter(sql, transactions, clock), properties, clock, Schedulers.parallel(),
-                Schedulers.boundedElastic(), registry);
-        return new VisitRecorder(properties, clientIps, new VisitId(), writer, tally, uniques, counts, clock,
-                Schedulers.parallel(), registry);
+        VisitCountFlusher counts = new VisitCountFlusher(
+                tally,
+                uniques,
+                enricher,
+                new VisitCountWriter(sql, transactions, clock),
+                properties,
+                clock,
+                Schedulers.parallel(),
+                Schedulers.boundedElastic(),
+                registry);
+        return new VisitRecorder(
+                properties,
+                clientIps,
+                new VisitId(),
+                writer,
+                tally,
+                uniques,
+                counts,
+                clock,
+                Schedulers.parallel(),
+                registry);
     }
 
     @Bean

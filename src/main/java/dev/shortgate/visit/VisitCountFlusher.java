@@ -73,16 +73,13 @@ final class VisitCountFlusher {
     }
 
     /** Orphan visits (bots included) and bot orphan visits of a UTC day and type. */
-    record OrphanCount(LocalDate day, OrphanVisitType type, long visits, long botVisits) {
-    }
+    record OrphanCount(LocalDate day, OrphanVisitType type, long visits, long botVisits) {}
 
     /** Visits (bots included) and bot visits of a link and UTC day. */
-    record DayCount(String code, LocalDate day, long visits, long botVisits) {
-    }
+    record DayCount(String code, LocalDate day, long visits, long botVisits) {}
 
     /** Visits (bots included) and bot visits of a link, UTC day, dimension and label. */
-    record DimCount(String code, LocalDate day, Dimension dimension, String label, long visits, long botVisits) {
-    }
+    record DimCount(String code, LocalDate day, Dimension dimension, String label, long visits, long botVisits) {}
 
     private record DayKey(String code, long epochDay) implements Comparable<DayKey> {
         @Override
@@ -122,7 +119,8 @@ final class VisitCountFlusher {
     private final Scheduler workers;
     private final byte[] writerId = new byte[8];
     private final AtomicLong seq = new AtomicLong();
-    private final Cache<String, Boolean> botByAgent = Caffeine.newBuilder().maximumSize(10_000).build();
+    private final Cache<String, Boolean> botByAgent =
+            Caffeine.newBuilder().maximumSize(10_000).build();
     private final Map<DayKey, KeptLabels> labels = new HashMap<>();
     private long labelsDay = Long.MIN_VALUE;
     private long lastSketchFlush;
@@ -137,9 +135,16 @@ final class VisitCountFlusher {
     private Disposable next;
     private Mono<Void> inFlight = Mono.empty();
 
-    VisitCountFlusher(VisitTally tally, UniqueVisitors sketches, VisitEnricher enricher, CountWriter writer,
-                      VisitProperties properties, Clock clock, Scheduler timer, Scheduler workers,
-                      MeterRegistry registry) {
+    VisitCountFlusher(
+            VisitTally tally,
+            UniqueVisitors sketches,
+            VisitEnricher enricher,
+            CountWriter writer,
+            VisitProperties properties,
+            Clock clock,
+            Scheduler timer,
+            Scheduler workers,
+            MeterRegistry registry) {
         this.tally = tally;
         this.sketches = sketches;
         this.enricher = enricher;
@@ -150,21 +155,28 @@ final class VisitCountFlusher {
         this.workers = workers;
         new SecureRandom().nextBytes(writerId);
         Gauge.builder("shortgate.visits.counts.pending", tally, VisitTally::pending)
-                .description("Visits counted in memory and not yet written to the aggregates").register(registry);
+                .description("Visits counted in memory and not yet written to the aggregates")
+                .register(registry);
         this.flushed = Counter.builder("shortgate.visits.counts.written")
-                .description("Visits whose counts were written to the aggregates").register(registry);
+                .description("Visits whose counts were written to the aggregates")
+                .register(registry);
         this.droppedShutdown = dropped(registry, "shutdown");
         this.droppedWriteFailed = dropped(registry, "write_failed");
-        this.retries = Counter.builder("shortgate.visits.write.retries").tag("path", "counts")
-                .description("Visit writes tried again after a failure or a timeout").register(registry);
+        this.retries = Counter.builder("shortgate.visits.write.retries")
+                .tag("path", "counts")
+                .description("Visit writes tried again after a failure or a timeout")
+                .register(registry);
         this.flushes = Timer.builder("shortgate.visits.counts.flush")
-                .description("Time to write one flush of counts, retries included").register(registry);
+                .description("Time to write one flush of counts, retries included")
+                .register(registry);
     }
 
     private static Counter dropped(MeterRegistry registry, String reason) {
-        return Counter.builder("shortgate.visits.counts.dropped").tag("reason", reason)
+        return Counter.builder("shortgate.visits.counts.dropped")
+                .tag("reason", reason)
                 .description("Visits whose counts could not be written: shutdown gave up, or the database "
-                        + "rejected the statement").register(registry);
+                        + "rejected the statement")
+                .register(registry);
     }
 
     /**
@@ -228,7 +240,10 @@ final class VisitCountFlusher {
                 .onErrorResume(error -> {
                     long left = tally.pending();
                     droppedShutdown.increment(left);
-                    log.error("Shutdown gave up writing the counts of {} visits after {}: {}", left, limit,
+                    log.error(
+                            "Shutdown gave up writing the counts of {} visits after {}: {}",
+                            left,
+                            limit,
                             WriteRetry.rootCause(error).toString());
                     return Mono.empty();
                 });
@@ -247,17 +262,22 @@ final class VisitCountFlusher {
             for (int from = 0; from < rows.size(); from += SKETCHES_PER_TRANSACTION) {
                 chunks.add(rows.subList(from, Math.min(rows.size(), from + SKETCHES_PER_TRANSACTION)));
             }
-            return Flux.fromIterable(chunks).concatMap(chunk -> written(writer.writeSketches(chunk))
-                    .onErrorResume(error -> {
-                        log.error("Could not write {} unique-visitor sketches: {}", chunk.size(),
+            return Flux.fromIterable(chunks)
+                    .concatMap(chunk -> written(writer.writeSketches(chunk)).onErrorResume(error -> {
+                        log.error(
+                                "Could not write {} unique-visitor sketches: {}",
+                                chunk.size(),
                                 WriteRetry.rootCause(error).toString());
                         return Mono.empty();
-                    })).then();
+                    }))
+                    .then();
         }));
     }
 
     private Mono<Void> flushCounts() {
-        return Mono.defer(() -> Flux.fromIterable(chunks(tally.drain())).concatMap(this::flushChunk).then());
+        return Mono.defer(() -> Flux.fromIterable(chunks(tally.drain()))
+                .concatMap(this::flushChunk)
+                .then());
     }
 
     /**
@@ -297,10 +317,13 @@ final class VisitCountFlusher {
                     flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                 })
                 .onErrorResume(WriteRetry::neverSucceeds, error -> {
-                    long lost = counts.stream().mapToLong(VisitTally.Count::visits).sum();
+                    long lost =
+                            counts.stream().mapToLong(VisitTally.Count::visits).sum();
                     tally.written(counts);
                     droppedWriteFailed.increment(lost);
-                    log.error("Dropped the counts of {} visits: the database rejected the flush: {}", lost,
+                    log.error(
+                            "Dropped the counts of {} visits: the database rejected the flush: {}",
+                            lost,
                             WriteRetry.rootCause(error).toString());
                     return Mono.empty();
                 })
@@ -310,7 +333,9 @@ final class VisitCountFlusher {
     private Mono<Void> written(Mono<Void> attempt) {
         return WriteRetry.untilWritten(attempt, properties, timer, signal -> {
             retries.increment();
-            log.warn("Writing visit counts failed (attempt {}); retrying: {}", signal.totalRetries() + 1,
+            log.warn(
+                    "Writing visit counts failed (attempt {}); retrying: {}",
+                    signal.totalRetries() + 1,
                     WriteRetry.rootCause(signal.failure()).toString());
         });
     }
@@ -333,7 +358,8 @@ final class VisitCountFlusher {
             boolean bot;
             String[] values = new String[Dimension.values().length];
             if (OrphanVisitType.ofTallyKey(facts.code()) != null) { // a day's and type's count, no dimensions
-                bot = facts.kind() == VisitTally.Facts.DISTINCT ? enricher.agent(facts.agent()).bot()
+                bot = facts.kind() == VisitTally.Facts.DISTINCT
+                        ? enricher.agent(facts.agent()).bot()
                         : facts.kind() == VisitTally.Facts.OTHER_BOT;
                 add(orphans.computeIfAbsent(new DayKey(facts.code(), facts.epochDay()), k -> new long[2]), n, bot);
                 continue;
@@ -344,8 +370,8 @@ final class VisitCountFlusher {
                 if (facts.agent() != null) {
                     botByAgent.put(facts.agent(), bot);
                 }
-                values[Dimension.COUNTRY.ordinal()] = enricher.country(
-                        count.address() != null ? count.address() : facts.network());
+                values[Dimension.COUNTRY.ordinal()] =
+                        enricher.country(count.address() != null ? count.address() : facts.network());
                 values[Dimension.BROWSER.ordinal()] = agent.browser();
                 values[Dimension.OS.ordinal()] = agent.os();
                 values[Dimension.DEVICE_CLASS.ordinal()] = agent.deviceClass();
@@ -364,19 +390,22 @@ final class VisitCountFlusher {
                         kept = labels.computeIfAbsent(dayKey, k -> new KeptLabels());
                     }
                     String label = admit(kept, dimension, value);
-                    add(dims.computeIfAbsent(new DimKey(facts.code(), facts.epochDay(), dimension, label),
-                            k -> new long[2]), n, bot);
+                    add(
+                            dims.computeIfAbsent(
+                                    new DimKey(facts.code(), facts.epochDay(), dimension, label), k -> new long[2]),
+                            n,
+                            bot);
                 }
             }
         }
         List<DayCount> dayCounts = new ArrayList<>(days.size());
         days.forEach((k, v) -> dayCounts.add(new DayCount(k.code(), LocalDate.ofEpochDay(k.epochDay()), v[0], v[1])));
         List<DimCount> dimCounts = new ArrayList<>(dims.size());
-        dims.forEach((k, v) -> dimCounts.add(new DimCount(k.code(), LocalDate.ofEpochDay(k.epochDay()), k.dimension(),
-                k.label(), v[0], v[1])));
+        dims.forEach((k, v) -> dimCounts.add(
+                new DimCount(k.code(), LocalDate.ofEpochDay(k.epochDay()), k.dimension(), k.label(), v[0], v[1])));
         List<OrphanCount> orphanCounts = new ArrayList<>(orphans.size());
-        orphans.forEach((k, v) -> orphanCounts.add(new OrphanCount(LocalDate.ofEpochDay(k.epochDay()),
-                OrphanVisitType.ofTallyKey(k.code()), v[0], v[1])));
+        orphans.forEach((k, v) -> orphanCounts.add(
+                new OrphanCount(LocalDate.ofEpochDay(k.epochDay()), OrphanVisitType.ofTallyKey(k.code()), v[0], v[1])));
         orphanCounts.sort(java.util.Comparator.comparing(OrphanCount::day).thenComparing(c -> c.type().id));
         return new Flush(writerId, id, dayCounts, dimCounts, orphanCounts);
     }

@@ -45,41 +45,85 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
     @Override
     public Mono<Void> write(VisitCountFlusher.Flush flush) {
         List<MultiRowSql.Sql> deltas = new ArrayList<>();
-        chunks(flush.days(), ROWS_PER_STATEMENT, rows -> sql.multiRow(
-                "INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES ",
-                rows.stream().map(d -> new Object[] {d.code(), d.day(), d.visits(), d.botVisits()}).toList(), ADD),
+        chunks(
+                flush.days(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(d -> new Object[] {d.code(), d.day(), d.visits(), d.botVisits()})
+                                .toList(),
+                        ADD),
                 deltas);
-        chunks(flush.dims(), ROWS_PER_STATEMENT, rows -> sql.multiRow(
-                "INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
-                rows.stream().map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(),
-                        d.botVisits()}).toList(), ADD), deltas);
-        chunks(months(flush.dims()), ROWS_PER_STATEMENT, rows -> sql.multiRow(
-                "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
-                rows.stream().map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(),
-                        d.botVisits()}).toList(), ADD), deltas);
-        chunks(flush.orphans(), ROWS_PER_STATEMENT, rows -> sql.multiRow(
-                "INSERT INTO orphan_visit_stats (stat_date, type, visits, bot_visits) VALUES ",
-                rows.stream().map(o -> new Object[] {o.day(), o.type().id, o.visits(), o.botVisits()}).toList(), ADD),
+        chunks(
+                flush.dims(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(d -> new Object[] {
+                                    d.code(), d.day(), d.dimension().id, d.label(), d.visits(), d.botVisits()
+                                })
+                                .toList(),
+                        ADD),
                 deltas);
-        MultiRowSql.Sql claim = sql.multiRow("INSERT IGNORE INTO visit_flush (writer, seq, flushed_at) VALUES ",
-                List.<Object[]>of(new Object[] {flush.writer(), flush.seq(),
-                        LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)}), "");
+        chunks(
+                months(flush.dims()),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(d -> new Object[] {
+                                    d.code(), d.day(), d.dimension().id, d.label(), d.visits(), d.botVisits()
+                                })
+                                .toList(),
+                        ADD),
+                deltas);
+        chunks(
+                flush.orphans(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO orphan_visit_stats (stat_date, type, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(o -> new Object[] {o.day(), o.type().id, o.visits(), o.botVisits()})
+                                .toList(),
+                        ADD),
+                deltas);
+        MultiRowSql.Sql claim = sql.multiRow(
+                "INSERT IGNORE INTO visit_flush (writer, seq, flushed_at) VALUES ",
+                List.<Object[]>of(new Object[] {
+                    flush.writer(), flush.seq(), LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)
+                }),
+                "");
         MultiRowSql.Sql waits = sql.lockWaits();
         return Mono.defer(() -> (waits == null ? Mono.just(0L) : sql.execute(waits))
                         .then(sql.execute(claim))
-                        .flatMap(claimed -> claimed == 0 ? Mono.<Void>empty()
-                                : Flux.fromIterable(deltas).concatMap(sql::execute).then()))
+                        .flatMap(claimed -> claimed == 0
+                                ? Mono.<Void>empty()
+                                : Flux.fromIterable(deltas)
+                                        .concatMap(sql::execute)
+                                        .then()))
                 .as(transactions::transactional);
     }
 
     @Override
     public Mono<Void> writeSketches(List<UniqueVisitors.Row> rows) {
         List<MultiRowSql.Sql> statements = new ArrayList<>();
-        chunks(rows, SKETCHES_PER_STATEMENT, chunk -> sql.multiRow(
-                "INSERT INTO visit_sketch (code, stat_date, writer, visitors, human_visitors) VALUES ",
-                chunk.stream().map(r -> new Object[] {r.code(), java.time.LocalDate.ofEpochDay(r.epochDay()),
-                        r.writer(), r.visitors(), r.humanVisitors()}).toList(),
-                " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"),
+        chunks(
+                rows,
+                SKETCHES_PER_STATEMENT,
+                chunk -> sql.multiRow(
+                        "INSERT INTO visit_sketch (code, stat_date, writer, visitors, human_visitors) VALUES ",
+                        chunk.stream()
+                                .map(r -> new Object[] {
+                                    r.code(),
+                                    java.time.LocalDate.ofEpochDay(r.epochDay()),
+                                    r.writer(),
+                                    r.visitors(),
+                                    r.humanVisitors()
+                                })
+                                .toList(),
+                        " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"),
                 statements);
         return Mono.defer(() -> sql.executeAll(statements)).as(transactions::transactional);
     }
@@ -89,24 +133,25 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
      * day), in the roll-up's key order so concurrent pods lock its rows in one order.
      */
     static List<VisitCountFlusher.DimCount> months(List<VisitCountFlusher.DimCount> dims) {
-        record Key(String code, LocalDate month, Dimension dimension, String label) {
-        }
-        Map<Key, long[]> sums = new TreeMap<>(Comparator.comparing(Key::code).thenComparing(Key::month)
-                .thenComparingInt(k -> k.dimension().id).thenComparing(Key::label));
+        record Key(String code, LocalDate month, Dimension dimension, String label) {}
+        Map<Key, long[]> sums = new TreeMap<>(Comparator.comparing(Key::code)
+                .thenComparing(Key::month)
+                .thenComparingInt(k -> k.dimension().id)
+                .thenComparing(Key::label));
         for (VisitCountFlusher.DimCount d : dims) {
-            long[] sum = sums.computeIfAbsent(new Key(d.code(), d.day().withDayOfMonth(1), d.dimension(), d.label()),
-                    k -> new long[2]);
+            long[] sum = sums.computeIfAbsent(
+                    new Key(d.code(), d.day().withDayOfMonth(1), d.dimension(), d.label()), k -> new long[2]);
             sum[0] += d.visits();
             sum[1] += d.botVisits();
         }
         List<VisitCountFlusher.DimCount> months = new ArrayList<>(sums.size());
-        sums.forEach((k, v) -> months.add(new VisitCountFlusher.DimCount(k.code(), k.month(), k.dimension(),
-                k.label(), v[0], v[1])));
+        sums.forEach((k, v) ->
+                months.add(new VisitCountFlusher.DimCount(k.code(), k.month(), k.dimension(), k.label(), v[0], v[1])));
         return months;
     }
 
-    private static <T> void chunks(List<T> items, int size, Function<List<T>, MultiRowSql.Sql> statement,
-                                   List<MultiRowSql.Sql> into) {
+    private static <T> void chunks(
+            List<T> items, int size, Function<List<T>, MultiRowSql.Sql> statement, List<MultiRowSql.Sql> into) {
         for (int from = 0; from < items.size(); from += size) {
             into.add(statement.apply(items.subList(from, Math.min(items.size(), from + size))));
         }

@@ -34,7 +34,11 @@ public class VisitCounts {
         this.db = db;
         this.tally = tally;
         this.scheduler = dialect.queryScheduler();
-        this.counts = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(FRESHNESS).ticker(ticker).build();
+        this.counts = Caffeine.newBuilder()
+                .maximumSize(10_000)
+                .expireAfterWrite(FRESHNESS)
+                .ticker(ticker)
+                .build();
     }
 
     /** Visits of this link so far, as far as this pod knows; the redirect path calls it for capped links. */

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -52,13 +51,25 @@ final class VisitEnricher {
 
     private Visit enrich(RawVisit raw, UserAgentParser agents, Mac mac) {
         InetAddress ip = raw.ip();
-        UserAgentParser.Parsed agent = agents == null ? UserAgentParser.unparsed(raw.userAgent())
-                : agents.parse(raw.userAgent());
+        UserAgentParser.Parsed agent =
+                agents == null ? UserAgentParser.unparsed(raw.userAgent()) : agents.parse(raw.userAgent());
         GeoLocator.Location location = geo.locate(ip);
         String storedIp = ip == null ? null : (storeRawIp ? ip : IpAnonymizer.anonymise(ip)).getHostAddress();
-        return new Visit(raw.id(), raw.code(), raw.at(), clientId(mac, ip, raw.userAgent()), storedIp, raw.userAgent(),
-                raw.referer(), location.country(), location.city(), agent.browser(), agent.browserVersion(),
-                agent.os(), agent.deviceClass(), agent.bot());
+        return new Visit(
+                raw.id(),
+                raw.code(),
+                raw.at(),
+                clientId(mac, ip, raw.userAgent()),
+                storedIp,
+                raw.userAgent(),
+                raw.referer(),
+                location.country(),
+                location.city(),
+                agent.browser(),
+                agent.browserVersion(),
+                agent.os(),
+                agent.deviceClass(),
+                agent.bot());
     }
 
     /**

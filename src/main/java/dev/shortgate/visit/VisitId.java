@@ -70,8 +70,8 @@ final class VisitId {
     /** The 16-character form of a 12-byte id. */
     static String toText(byte[] id) {
         if (id == null || id.length != BYTES) {
-            throw new IllegalArgumentException("A visit id has " + BYTES + " bytes, got "
-                    + (id == null ? "none" : id.length));
+            throw new IllegalArgumentException(
+                    "A visit id has " + BYTES + " bytes, got " + (id == null ? "none" : id.length));
         }
         return ENCODER.encodeToString(id);
     }
@@ -85,8 +85,8 @@ final class VisitId {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) {
-                throw new IllegalArgumentException("A visit id may hold only A-Z, a-z, 0-9, '-' and '_'; found '" + c
-                        + "' at index " + i);
+                throw new IllegalArgumentException(
+                        "A visit id may hold only A-Z, a-z, 0-9, '-' and '_'; found '" + c + "' at index " + i);
             }
         }
         return DECODER.decode(text);

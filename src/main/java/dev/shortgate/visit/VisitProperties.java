@@ -54,28 +54,29 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.visit")
 @Validated
-record VisitProperties(@DefaultValue("true") boolean enabled,
-                       @Positive @DefaultValue("100000") int bufferCapacity,
-                       @Positive @Max(10_000) @DefaultValue("2000") int batchSize,
-                       @NotNull @DefaultValue("250ms") Duration flushInterval,
-                       @Positive @Max(64) @DefaultValue("4") int writeConcurrency,
-                       @NotNull @DefaultValue("200ms") Duration retryBackoff,
-                       @NotNull @DefaultValue("10s") Duration retryMaxBackoff,
-                       @NotNull @DefaultValue("10s") Duration writeTimeout,
-                       @NotNull @DefaultValue("15s") Duration shutdownFlushTimeout,
-                       @NotNull @DefaultValue("1s") Duration countsFlushInterval,
-                       @NotNull @DefaultValue("30s") Duration sketchFlushInterval,
-                       @Positive @Max(10_000) @DefaultValue("100") int maxLabels,
-                       @Positive @DefaultValue("1000") int maxDistinctPerCode,
-                       @NotNull @DefaultValue("90d") Duration rawRetention,
-                       @NotNull @DefaultValue("10m") Duration retentionInterval,
-                       @Positive @Max(100_000) @DefaultValue("5000") int retentionBatchSize,
-                       @Positive @Max(4096) @DefaultValue("512") int userAgentMaxLength,
-                       @Positive @Max(4096) @DefaultValue("1024") int refererMaxLength,
-                       @DefaultValue("false") boolean storeRawIp,
-                       @DefaultValue List<String> trustedProxies,
-                       String geoipDatabase,
-                       String clientIdSecret) {
+record VisitProperties(
+        @DefaultValue("true") boolean enabled,
+        @Positive @DefaultValue("100000") int bufferCapacity,
+        @Positive @Max(10_000) @DefaultValue("2000") int batchSize,
+        @NotNull @DefaultValue("250ms") Duration flushInterval,
+        @Positive @Max(64) @DefaultValue("4") int writeConcurrency,
+        @NotNull @DefaultValue("200ms") Duration retryBackoff,
+        @NotNull @DefaultValue("10s") Duration retryMaxBackoff,
+        @NotNull @DefaultValue("10s") Duration writeTimeout,
+        @NotNull @DefaultValue("15s") Duration shutdownFlushTimeout,
+        @NotNull @DefaultValue("1s") Duration countsFlushInterval,
+        @NotNull @DefaultValue("30s") Duration sketchFlushInterval,
+        @Positive @Max(10_000) @DefaultValue("100") int maxLabels,
+        @Positive @DefaultValue("1000") int maxDistinctPerCode,
+        @NotNull @DefaultValue("90d") Duration rawRetention,
+        @NotNull @DefaultValue("10m") Duration retentionInterval,
+        @Positive @Max(100_000) @DefaultValue("5000") int retentionBatchSize,
+        @Positive @Max(4096) @DefaultValue("512") int userAgentMaxLength,
+        @Positive @Max(4096) @DefaultValue("1024") int refererMaxLength,
+        @DefaultValue("false") boolean storeRawIp,
+        @DefaultValue List<String> trustedProxies,
+        String geoipDatabase,
+        String clientIdSecret) {
 
     VisitProperties {
         SecretSettings.check("shortgate.visit.client-id-secret", clientIdSecret);

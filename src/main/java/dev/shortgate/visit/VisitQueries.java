@@ -19,7 +19,6 @@ import java.util.Set;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-
 import dev.shortgate.system.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -39,12 +38,10 @@ import reactor.core.scheduler.Schedulers;
 class VisitQueries {
 
     /** @param date the UTC day, @param visits all visits, @param botVisits those made by bots */
-    record DayCount(LocalDate date, long visits, long botVisits) {
-    }
+    record DayCount(LocalDate date, long visits, long botVisits) {}
 
     /** @param label the value, @param visits how many visits had it */
-    record LabelCount(String label, long visits) {
-    }
+    record LabelCount(String label, long visits) {}
 
     /** How long a settled month's merged sketch is kept before it is read again (a pod may have written late). */
     static final Duration SETTLED_MONTH_TTL = Duration.ofHours(1);
@@ -54,8 +51,7 @@ class VisitQueries {
     /** About how many bytes of settled days' per-label sums are kept (one entry per link, range and bots flag). */
     static final long SETTLED_SUM_BYTES = 32L << 20;
 
-    private record MonthKey(String code, LocalDate month, boolean bots) {
-    }
+    private record MonthKey(String code, LocalDate month, boolean bots) {}
 
     private final DatabaseClient db;
     private final Clock clock;
@@ -89,8 +85,8 @@ class VisitQueries {
     Mono<java.util.Optional<Long>> liveLinkOwner(String code) {
         return db.sql("SELECT api_key_id FROM " + tables.all() + " WHERE code = :code AND deleted_at IS NULL")
                 .bind("code", code)
-                .map(row -> java.util.Optional.ofNullable(row.get("api_key_id"))
-                        .map(owner -> ((Number) owner).longValue()))
+                .map(row ->
+                        java.util.Optional.ofNullable(row.get("api_key_id")).map(owner -> ((Number) owner).longValue()))
                 .one();
     }
 
@@ -101,8 +97,8 @@ class VisitQueries {
                 .bind("code", code)
                 .bind("from", from)
                 .bind("to", to)
-                .map(row -> new DayCount(row.get("stat_date", LocalDate.class), number(row, "visits"),
-                        number(row, "bot_visits")))
+                .map(row -> new DayCount(
+                        row.get("stat_date", LocalDate.class), number(row, "visits"), number(row, "bot_visits")))
                 .all();
     }
 
@@ -136,13 +132,19 @@ class VisitQueries {
         }
         StringBuilder where = new StringBuilder();
         for (int i = 0; i < read.size(); i++) {
-            where.append(i == 0 ? "" : " OR ").append("(stat_date >= :from").append(i)
-                    .append(" AND stat_date <= :to").append(i).append(')');
+            where.append(i == 0 ? "" : " OR ")
+                    .append("(stat_date >= :from")
+                    .append(i)
+                    .append(" AND stat_date <= :to")
+                    .append(i)
+                    .append(')');
         }
-        var spec = db.sql("SELECT stat_date, " + (bots ? "visitors" : "human_visitors") + " AS sketch FROM visit_sketch "
-                + "WHERE code = :code AND (" + where + ")").bind("code", code);
+        var spec = db.sql("SELECT stat_date, " + (bots ? "visitors" : "human_visitors")
+                        + " AS sketch FROM visit_sketch " + "WHERE code = :code AND (" + where + ")")
+                .bind("code", code);
         for (int i = 0; i < read.size(); i++) {
-            spec = spec.bind("from" + i, read.get(i).from()).bind("to" + i, read.get(i).to());
+            spec = spec.bind("from" + i, read.get(i).from())
+                    .bind("to" + i, read.get(i).to());
         }
         return spec.map(row -> Map.entry(row.get("stat_date", LocalDate.class), bytes(row.get("sketch"))))
                 .all()
@@ -154,7 +156,8 @@ class VisitQueries {
                     for (Map.Entry<LocalDate, byte[]> row : rows) {
                         LocalDate month = row.getKey().withDayOfMonth(1);
                         if (toSettle.contains(month)) {
-                            settling.computeIfAbsent(month, m -> new ArrayList<>()).add(row.getValue());
+                            settling.computeIfAbsent(month, m -> new ArrayList<>())
+                                    .add(row.getValue());
                         } else {
                             sketches.add(row.getValue());
                         }
@@ -190,10 +193,11 @@ class VisitQueries {
         SumKey key = new SumKey(code, from, settledTo, bots);
         Mono<Map<LabelKey, Long>> settled = Mono.defer(() -> {
             Sums cached = settledSums.getIfPresent(key);
-            Mono<Sums> fresh = sums(code, from, settledTo, bots, true)
-                    .doOnNext(sums -> settledSums.put(key, sums));
-            return (cached == null ? fresh : totals(code, from, settledTo)
-                    .flatMap(totals -> totals.equals(cached.totals()) ? Mono.just(cached) : fresh))
+            Mono<Sums> fresh = sums(code, from, settledTo, bots, true).doOnNext(sums -> settledSums.put(key, sums));
+            return (cached == null
+                            ? fresh
+                            : totals(code, from, settledTo)
+                                    .flatMap(totals -> totals.equals(cached.totals()) ? Mono.just(cached) : fresh))
                     .map(Sums::labels);
         });
         Mono<Map<LabelKey, Long>> recent = settledTo.isBefore(to)
@@ -207,11 +211,9 @@ class VisitQueries {
     }
 
     /** Visits (bots included) and bot visits of a link over some days, from {@code link_stats}. */
-    private record Totals(long visits, long botVisits) {
-    }
+    private record Totals(long visits, long botVisits) {}
 
-    private record LabelKey(int dim, String label) {
-    }
+    private record LabelKey(int dim, String label) {}
 
     /** Visits per dimension and label over some days, and the {@code link_stats} totals of the same snapshot. */
     private record Sums(Map<LabelKey, Long> labels, Totals totals) {
@@ -220,8 +222,7 @@ class VisitQueries {
         }
     }
 
-    private record SumKey(String code, LocalDate from, LocalDate to, boolean bots) {
-    }
+    private record SumKey(String code, LocalDate from, LocalDate to, boolean bots) {}
 
     /**
      * Visits per dimension and label over {@code [from, to]}: whole months from {@code visit_dim_month}, the days of
@@ -236,10 +237,11 @@ class VisitQueries {
             parts.add("SELECT dim, label, " + n + " FROM visit_dim_stats WHERE code = :code" + i
                     + " AND stat_date >= :from" + i + " AND stat_date <= :to" + i);
         }
-        split.months().ifPresent(m -> parts.add("SELECT dim, label, " + n + " FROM visit_dim_month WHERE code = "
-                + ":codem AND stat_month >= :fromm AND stat_month <= :tom"));
-        String sql = "SELECT dim, label, SUM(n) AS n FROM (" + String.join(" UNION ALL ", parts)
-                + ") u GROUP BY dim, label";
+        split.months()
+                .ifPresent(m -> parts.add("SELECT dim, label, " + n + " FROM visit_dim_month WHERE code = "
+                        + ":codem AND stat_month >= :fromm AND stat_month <= :tom"));
+        String sql =
+                "SELECT dim, label, SUM(n) AS n FROM (" + String.join(" UNION ALL ", parts) + ") u GROUP BY dim, label";
         if (totals) { // dim 0: not a dimension; the totals, read in the same snapshot as the labels
             sql += " UNION ALL SELECT 0, 'visits', COALESCE(SUM(visits), 0) FROM link_stats WHERE code = :codet "
                     + "AND stat_date >= :fromt AND stat_date <= :tot UNION ALL SELECT 0, 'bots', "
@@ -248,18 +250,21 @@ class VisitQueries {
         }
         var spec = db.sql(sql);
         for (int i = 0; i < split.days().size(); i++) {
-            spec = spec.bind("code" + i, code).bind("from" + i, split.days().get(i).from())
+            spec = spec.bind("code" + i, code)
+                    .bind("from" + i, split.days().get(i).from())
                     .bind("to" + i, split.days().get(i).to());
         }
         if (split.months().isPresent()) {
-            spec = spec.bind("codem", code).bind("fromm", split.months().get().from())
+            spec = spec.bind("codem", code)
+                    .bind("fromm", split.months().get().from())
                     .bind("tom", split.months().get().to());
         }
         if (totals) {
             spec = spec.bind("codet", code).bind("fromt", from).bind("tot", to);
         }
-        return spec.map(row -> Map.entry(new LabelKey(((Number) row.get("dim")).intValue(),
-                        row.get("label", String.class)), number(row, "n")))
+        return spec.map(row -> Map.entry(
+                        new LabelKey(((Number) row.get("dim")).intValue(), row.get("label", String.class)),
+                        number(row, "n")))
                 .all()
                 .collectList()
                 .map(rows -> {
@@ -305,7 +310,8 @@ class VisitQueries {
             if (labels.isEmpty()) {
                 continue;
             }
-            labels.sort(Comparator.comparingLong(LabelCount::visits).reversed()
+            labels.sort(Comparator.comparingLong(LabelCount::visits)
+                    .reversed()
                     .thenComparing(l -> l.label().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned));
             top.put(dimension, List.copyOf(labels.subList(0, Math.min(limit, labels.size()))));
         }
@@ -325,12 +331,21 @@ class VisitQueries {
     }
 
     private static Visit toVisit(Readable row) {
-        return new Visit(bytes(row.get("id")), row.get("code", String.class),
+        return new Visit(
+                bytes(row.get("id")),
+                row.get("code", String.class),
                 row.get("visited_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
-                row.get("client_id", String.class), row.get("ip", String.class), row.get("user_agent", String.class),
-                row.get("referer", String.class), row.get("country", String.class), row.get("city", String.class),
-                row.get("browser", String.class), row.get("browser_version", String.class),
-                row.get("os", String.class), row.get("device_class", String.class), bool(row.get("bot")));
+                row.get("client_id", String.class),
+                row.get("ip", String.class),
+                row.get("user_agent", String.class),
+                row.get("referer", String.class),
+                row.get("country", String.class),
+                row.get("city", String.class),
+                row.get("browser", String.class),
+                row.get("browser_version", String.class),
+                row.get("os", String.class),
+                row.get("device_class", String.class),
+                bool(row.get("bot")));
     }
 
     /** BINARY comes back as byte[] or ByteBuffer depending on the driver. */

@@ -85,6 +85,7 @@ public final class VisitRecorder implements SmartLifecycle {
      * {@code accepting} and then seen a sum of 0, no visit can still reach the buffer.
      */
     private final LongAdder recording = new LongAdder();
+
     private final Counter counted;
     private final Counter orphansCounted;
     private final Counter written;
@@ -102,9 +103,17 @@ public final class VisitRecorder implements SmartLifecycle {
     private Disposable pipeline;
     private final Sinks.Empty<Void> drained = Sinks.empty();
 
-    VisitRecorder(VisitProperties properties, ClientIpResolver clientIps, VisitId ids, BatchWriter writer,
-                  VisitTally tally, UniqueVisitors uniques, VisitCountFlusher counts, Clock clock, Scheduler timer,
-                  MeterRegistry registry) {
+    VisitRecorder(
+            VisitProperties properties,
+            ClientIpResolver clientIps,
+            VisitId ids,
+            BatchWriter writer,
+            VisitTally tally,
+            UniqueVisitors uniques,
+            VisitCountFlusher counts,
+            Clock clock,
+            Scheduler timer,
+            MeterRegistry registry) {
         this.properties = properties;
         this.clientIps = clientIps;
         this.ids = ids;
@@ -118,28 +127,36 @@ public final class VisitRecorder implements SmartLifecycle {
                 .description("Raw visit rows held in memory: queued, batched or being written")
                 .register(registry);
         this.counted = Counter.builder("shortgate.visits.counted")
-                .description("Visits counted (every redirect answered to a GET, bots included)").register(registry);
+                .description("Visits counted (every redirect answered to a GET, bots included)")
+                .register(registry);
         this.orphansCounted = Counter.builder("shortgate.visits.orphans.counted")
                 .description("Orphan visits counted (GETs on the traffic port that reached no link, bots included)")
                 .register(registry);
         this.written = Counter.builder("shortgate.visits.written")
-                .description("Raw visit rows written to the database").register(registry);
+                .description("Raw visit rows written to the database")
+                .register(registry);
         this.droppedBufferFull = dropped(registry, "buffer_full");
         this.droppedWriteFailed = dropped(registry, "write_failed");
         this.droppedShutdown = dropped(registry, "shutdown");
         this.rejectedUnreadable = dropped(registry, "unreadable");
-        this.retries = Counter.builder("shortgate.visits.write.retries").tag("path", "raw")
-                .description("Visit writes tried again after a failure or a timeout").register(registry);
+        this.retries = Counter.builder("shortgate.visits.write.retries")
+                .tag("path", "raw")
+                .description("Visit writes tried again after a failure or a timeout")
+                .register(registry);
         this.batchSizes = DistributionSummary.builder("shortgate.visits.batch.size")
-                .description("Raw visit rows per written batch").register(registry);
+                .description("Raw visit rows per written batch")
+                .register(registry);
         this.flushes = Timer.builder("shortgate.visits.flush")
-                .description("Time to write one batch of raw visit rows, retries included").register(registry);
+                .description("Time to write one batch of raw visit rows, retries included")
+                .register(registry);
     }
 
     private static Counter dropped(MeterRegistry registry, String reason) {
-        return Counter.builder("shortgate.visits.dropped").tag("reason", reason)
+        return Counter.builder("shortgate.visits.dropped")
+                .tag("reason", reason)
                 .description("Raw visit rows not written: buffer full, rejected by the database, still held at "
-                        + "shutdown, or a request whose facts could not be read").register(registry);
+                        + "shutdown, or a request whose facts could not be read")
+                .register(registry);
     }
 
     /**
@@ -186,8 +203,13 @@ public final class VisitRecorder implements SmartLifecycle {
             long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
             String agent = truncate(userAgent, properties.userAgentMaxLength());
             String ref = truncate(referer, properties.refererMaxLength());
-            tally.add(code, day, agent, clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
-                    VisitTally.refererHost(ref), clientIp);
+            tally.add(
+                    code,
+                    day,
+                    agent,
+                    clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
+                    VisitTally.refererHost(ref),
+                    clientIp);
             uniques.add(code, day, clientIp, agent, counts.isBot(agent));
             counted.increment();
             offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref));
@@ -209,8 +231,13 @@ public final class VisitRecorder implements SmartLifecycle {
      * @param path     the path asked for without its leading {@code /} (for an invalid short URL, the code)
      * @param rawQuery the raw query string, or {@code null}
      */
-    public void recordOrphan(OrphanVisitType type, String path, String rawQuery, InetAddress clientIp,
-                             String userAgent, String referer) {
+    public void recordOrphan(
+            OrphanVisitType type,
+            String path,
+            String rawQuery,
+            InetAddress clientIp,
+            String userAgent,
+            String referer) {
         if (!properties.enabled()) {
             return;
         }
@@ -225,8 +252,15 @@ public final class VisitRecorder implements SmartLifecycle {
             String agent = truncate(userAgent, properties.userAgentMaxLength());
             tally.add(type.tallyKey, day, agent, null, null, null);
             orphansCounted.increment();
-            offer(new RawVisit(ids.next(at), path, at, clientIp, agent,
-                    truncate(referer, properties.refererMaxLength()), type, rawQuery));
+            offer(new RawVisit(
+                    ids.next(at),
+                    path,
+                    at,
+                    clientIp,
+                    agent,
+                    truncate(referer, properties.refererMaxLength()),
+                    type,
+                    rawQuery));
         } catch (RuntimeException e) {
             rejectedUnreadable.increment();
             log.debug("Could not take an orphan visit: {}", e.toString());
@@ -271,7 +305,8 @@ public final class VisitRecorder implements SmartLifecycle {
         Flux<RawVisit> source = Flux.create(created -> sink = created, FluxSink.OverflowStrategy.BUFFER);
         pipeline = batches(source, properties.batchSize(), properties.flushInterval(), timer)
                 .flatMap(this::write, properties.writeConcurrency())
-                .subscribe(null,
+                .subscribe(
+                        null,
                         error -> {
                             log.error("Visit pipeline stopped on an unexpected error", error);
                             drained.tryEmitEmpty();
@@ -287,7 +322,10 @@ public final class VisitRecorder implements SmartLifecycle {
         long start = System.nanoTime();
         return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
                     retries.increment();
-                    log.warn("Writing {} visits failed (attempt {}); retrying: {}", size, signal.totalRetries() + 1,
+                    log.warn(
+                            "Writing {} visits failed (attempt {}); retrying: {}",
+                            size,
+                            signal.totalRetries() + 1,
                             WriteRetry.rootCause(signal.failure()).toString());
                 })
                 .then(Mono.fromRunnable(() -> {
@@ -296,7 +334,9 @@ public final class VisitRecorder implements SmartLifecycle {
                 }))
                 .onErrorResume(error -> {
                     droppedWriteFailed.increment(size);
-                    log.error("Dropped {} visits: the database rejected them: {}", size,
+                    log.error(
+                            "Dropped {} visits: the database rejected them: {}",
+                            size,
                             WriteRetry.rootCause(error).toString());
                     return Mono.empty();
                 })
@@ -311,7 +351,7 @@ public final class VisitRecorder implements SmartLifecycle {
 
     @Override
     public void stop() {
-        stop(() -> { });
+        stop(() -> {});
     }
 
     /**
@@ -334,16 +374,16 @@ public final class VisitRecorder implements SmartLifecycle {
         settled(half)
                 .then(Mono.defer(() -> {
                     close();
-                    Mono<Void> raw = drained.asMono()
-                            .timeout(half, timer)
-                            .onErrorResume(timeout -> {
-                                int left = held.getAndSet(0);
-                                droppedShutdown.increment(left);
-                                log.error("Shutdown flush timed out after {}; dropped {} visits still held",
-                                        properties.shutdownFlushTimeout(), left);
-                                pipeline.dispose();
-                                return Mono.empty();
-                            });
+                    Mono<Void> raw = drained.asMono().timeout(half, timer).onErrorResume(timeout -> {
+                        int left = held.getAndSet(0);
+                        droppedShutdown.increment(left);
+                        log.error(
+                                "Shutdown flush timed out after {}; dropped {} visits still held",
+                                properties.shutdownFlushTimeout(),
+                                left);
+                        pipeline.dispose();
+                        return Mono.empty();
+                    });
                     return Mono.when(raw, counts.stop(half));
                 }))
                 .doFinally(signal -> callback.run())
@@ -356,16 +396,18 @@ public final class VisitRecorder implements SmartLifecycle {
      */
     private Mono<Void> settled(Duration limit) {
         return Mono.defer(() -> {
-            double[] last = {-1};
-            return Flux.interval(QUIET, timer)
-                    .map(tick -> counted.count() + orphansCounted.count() + rejectedUnreadable.count())
-                    .takeUntil(seen -> {
-                        boolean settled = seen == last[0] && held.get() == 0 && tally.pending() == 0;
-                        last[0] = seen;
-                        return settled;
-                    })
-                    .then();
-        }).timeout(limit, timer).onErrorResume(timeout -> Mono.empty());
+                    double[] last = {-1};
+                    return Flux.interval(QUIET, timer)
+                            .map(tick -> counted.count() + orphansCounted.count() + rejectedUnreadable.count())
+                            .takeUntil(seen -> {
+                                boolean settled = seen == last[0] && held.get() == 0 && tally.pending() == 0;
+                                last[0] = seen;
+                                return settled;
+                            })
+                            .then();
+                })
+                .timeout(limit, timer)
+                .onErrorResume(timeout -> Mono.empty());
     }
 
     /** Stops taking visits, and waits for those being recorded at this instant to reach the buffer and the tally. */

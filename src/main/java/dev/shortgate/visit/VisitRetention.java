@@ -37,14 +37,15 @@ final class VisitRetention implements SmartLifecycle {
     private final Counter deleted;
     private Disposable task;
 
-    VisitRetention(DatabaseClient db, VisitProperties properties, Clock clock, Scheduler timer,
-                   MeterRegistry registry) {
+    VisitRetention(
+            DatabaseClient db, VisitProperties properties, Clock clock, Scheduler timer, MeterRegistry registry) {
         this.db = db;
         this.properties = properties;
         this.clock = clock;
         this.timer = timer;
         this.deleted = Counter.builder("shortgate.visits.retention.deleted")
-                .description("Raw visit rows deleted for being older than the raw retention").register(registry);
+                .description("Raw visit rows deleted for being older than the raw retention")
+                .register(registry);
     }
 
     /** Deletes every raw row older than the retention, batch by batch; the number deleted. */
@@ -54,11 +55,13 @@ final class VisitRetention implements SmartLifecycle {
         int batch = properties.retentionBatchSize();
         Mono<Long> oneBatch = Mono.defer(() -> db.sql("DELETE FROM visit WHERE id < :bound LIMIT " + batch)
                 .bind("bound", bound)
-                .fetch().rowsUpdated()
+                .fetch()
+                .rowsUpdated()
                 .doOnNext(deleted::increment));
         Mono<Long> oneOrphanBatch = Mono.defer(() -> db.sql("DELETE FROM orphan_visit WHERE id < :bound LIMIT " + batch)
                 .bind("bound", bound)
-                .fetch().rowsUpdated()
+                .fetch()
+                .rowsUpdated()
                 .doOnNext(deleted::increment));
         Mono<Long> rows = Flux.concat(
                         oneBatch.expand(n -> n >= batch ? oneBatch : Mono.empty()),
@@ -66,7 +69,8 @@ final class VisitRetention implements SmartLifecycle {
                 .reduce(0L, Long::sum);
         Mono<Long> flushIds = db.sql("DELETE FROM visit_flush WHERE flushed_at < :before")
                 .bind("before", LocalDateTime.ofInstant(now.minus(FLUSH_IDS_KEPT), ZoneOffset.UTC))
-                .fetch().rowsUpdated();
+                .fetch()
+                .rowsUpdated();
         return rows.flatMap(n -> flushIds.thenReturn(n));
     }
 
@@ -77,17 +81,21 @@ final class VisitRetention implements SmartLifecycle {
         }
         task = Flux.interval(properties.retentionInterval(), properties.retentionInterval(), timer)
                 .onBackpressureDrop()
-                .concatMap(tick -> deleteOldRows()
-                        .doOnNext(n -> {
-                            if (n > 0) {
-                                log.info("Deleted {} raw visits older than {}", n, properties.rawRetention());
-                            }
-                        })
-                        .onErrorResume(error -> {
-                            log.warn("Could not delete old raw visits (will try again in {}): {}",
-                                    properties.retentionInterval(), WriteRetry.rootCause(error).toString());
-                            return Mono.empty();
-                        }), 1)
+                .concatMap(
+                        tick -> deleteOldRows()
+                                .doOnNext(n -> {
+                                    if (n > 0) {
+                                        log.info("Deleted {} raw visits older than {}", n, properties.rawRetention());
+                                    }
+                                })
+                                .onErrorResume(error -> {
+                                    log.warn(
+                                            "Could not delete old raw visits (will try again in {}): {}",
+                                            properties.retentionInterval(),
+                                            WriteRetry.rootCause(error).toString());
+                                    return Mono.empty();
+                                }),
+                        1)
                 .subscribe();
     }
 

@@ -60,11 +60,20 @@ class VisitStatsController {
      * @param perDay         every day of the range, zero or not
      * @param topCountries   the ten labels with most visits (bots left out unless {@code bots}); likewise below
      */
-    record Stats(String code, LocalDate from, LocalDate to, boolean bots, Visits visits, long uniqueVisitors,
-                 @Deprecated long totalVisits, List<DayVisits> perDay, List<VisitQueries.LabelCount> topCountries,
-                 List<VisitQueries.LabelCount> topBrowsers, List<VisitQueries.LabelCount> topOperatingSystems,
-                 List<VisitQueries.LabelCount> topDeviceClasses, List<VisitQueries.LabelCount> topReferrerHosts) {
-    }
+    record Stats(
+            String code,
+            LocalDate from,
+            LocalDate to,
+            boolean bots,
+            Visits visits,
+            long uniqueVisitors,
+            @Deprecated long totalVisits,
+            List<DayVisits> perDay,
+            List<VisitQueries.LabelCount> topCountries,
+            List<VisitQueries.LabelCount> topBrowsers,
+            List<VisitQueries.LabelCount> topOperatingSystems,
+            List<VisitQueries.LabelCount> topDeviceClasses,
+            List<VisitQueries.LabelCount> topReferrerHosts) {}
 
     /** Shlink's summary shape: {@code total} = {@code nonBots} + {@code bots}. */
     record Visits(long total, long nonBots, long bots) {
@@ -77,27 +86,55 @@ class VisitStatsController {
      * A UTC day's visits. {@code visits} is deprecated: what the old field counted (bots left out unless
      * {@code bots}); read {@code nonBots} or {@code total} instead.
      */
-    record DayVisits(LocalDate date, long total, long nonBots, long bots, @Deprecated long visits) {
-    }
+    record DayVisits(
+            LocalDate date,
+            long total,
+            long nonBots,
+            long bots,
+            @Deprecated long visits) {}
 
     /** One page of visits; {@code nextCursor} is null on the last page. */
-    record VisitPage(List<VisitView> visits, String nextCursor) {
-    }
+    record VisitPage(List<VisitView> visits, String nextCursor) {}
 
     /** A visit as the API shows it: the id in its 16-character form; the client id stays internal. */
-    record VisitView(String id, Instant visitedAt, String ip, String userAgent, String referer, String country,
-                     String city, String browser, String browserVersion, String os, String deviceClass, boolean bot) {
+    record VisitView(
+            String id,
+            Instant visitedAt,
+            String ip,
+            String userAgent,
+            String referer,
+            String country,
+            String city,
+            String browser,
+            String browserVersion,
+            String os,
+            String deviceClass,
+            boolean bot) {
 
         static VisitView of(Visit v) {
-            return new VisitView(VisitId.toText(v.id()), v.visitedAt(), v.ip(), v.userAgent(), v.referer(),
-                    v.country(), v.city(), v.browser(), v.browserVersion(), v.os(), v.deviceClass(), v.bot());
+            return new VisitView(
+                    VisitId.toText(v.id()),
+                    v.visitedAt(),
+                    v.ip(),
+                    v.userAgent(),
+                    v.referer(),
+                    v.country(),
+                    v.city(),
+                    v.browser(),
+                    v.browserVersion(),
+                    v.os(),
+                    v.deviceClass(),
+                    v.bot());
         }
     }
 
     @GetMapping("/stats")
-    Mono<Stats> stats(@PathVariable String code, @RequestParam(required = false) String from,
-                      @RequestParam(required = false) String to, @RequestParam(required = false) String bots,
-                      ServerWebExchange exchange) {
+    Mono<Stats> stats(
+            @PathVariable String code,
+            @RequestParam(required = false) String from,
+            @RequestParam(required = false) String to,
+            @RequestParam(required = false) String bots,
+            ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         LocalDate end = to == null ? today : date("to", to);
@@ -109,17 +146,25 @@ class VisitStatsController {
         if (ChronoUnit.DAYS.between(start, end) + 1 > MAX_DAYS) {
             throw invalid("from", "The range may span at most " + MAX_DAYS + " days.");
         }
-        return visible(code, caller).then(Mono.zip(
-                queries.perDay(code, start, end).collectList(),
-                queries.uniqueVisitors(code, start, end, withBots),
-                queries.top(code, start, end, withBots, TOP)))
+        return visible(code, caller)
+                .then(Mono.zip(
+                        queries.perDay(code, start, end).collectList(),
+                        queries.uniqueVisitors(code, start, end, withBots),
+                        queries.top(code, start, end, withBots, TOP)))
                 .map(t -> {
                     List<DayVisits> days = everyDay(start, end, t.getT1(), withBots);
                     long total = days.stream().mapToLong(DayVisits::total).sum();
                     long botVisits = days.stream().mapToLong(DayVisits::bots).sum();
                     Map<Dimension, List<VisitQueries.LabelCount>> top = t.getT3();
-                    return new Stats(code, start, end, withBots, Visits.of(total, botVisits), t.getT2(),
-                            withBots ? total : total - botVisits, days,
+                    return new Stats(
+                            code,
+                            start,
+                            end,
+                            withBots,
+                            Visits.of(total, botVisits),
+                            t.getT2(),
+                            withBots ? total : total - botVisits,
+                            days,
                             top.getOrDefault(Dimension.COUNTRY, List.of()),
                             top.getOrDefault(Dimension.BROWSER, List.of()),
                             top.getOrDefault(Dimension.OS, List.of()),
@@ -129,8 +174,11 @@ class VisitStatsController {
     }
 
     @GetMapping("/visits")
-    Mono<VisitPage> visits(@PathVariable String code, @RequestParam(required = false) String limit,
-                           @RequestParam(required = false) String cursor, ServerWebExchange exchange) {
+    Mono<VisitPage> visits(
+            @PathVariable String code,
+            @RequestParam(required = false) String limit,
+            @RequestParam(required = false) String cursor,
+            ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
         int size = limit == null ? DEFAULT_LIMIT : limit(limit);
         byte[] after;
@@ -139,22 +187,29 @@ class VisitStatsController {
         } catch (IllegalArgumentException e) {
             throw invalid("cursor", "cursor is not a visit id: " + e.getMessage() + ".");
         }
-        return visible(code, caller).then(queries.visits(code, after, size).map(VisitView::of).collectList())
-                .map(page -> new VisitPage(page, page.size() < size ? null : page.get(page.size() - 1).id()));
+        return visible(code, caller)
+                .then(queries.visits(code, after, size).map(VisitView::of).collectList())
+                .map(page -> new VisitPage(
+                        page,
+                        page.size() < size ? null : page.get(page.size() - 1).id()));
     }
 
     /** Completes when the link exists and this caller may read it; a 404 otherwise, as if it did not exist. */
     private Mono<Void> visible(String code, ApiPrincipal caller) {
         Mono<Boolean> exists = Link.CODE.matcher(code).matches()
-                ? queries.liveLinkOwner(code).map(owner -> caller.canRead(owner.orElse(null))).defaultIfEmpty(false)
+                ? queries.liveLinkOwner(code)
+                        .map(owner -> caller.canRead(owner.orElse(null)))
+                        .defaultIfEmpty(false)
                 : Mono.just(false);
-        return exists.flatMap(found -> found ? Mono.<Void>empty()
-                : Mono.error(Problem.LINK_NOT_FOUND.toException("No link has the code '" + code + "'.")
+        return exists.flatMap(found -> found
+                ? Mono.<Void>empty()
+                : Mono.error(Problem.LINK_NOT_FOUND
+                        .toException("No link has the code '" + code + "'.")
                         .with("code", code)));
     }
 
-    private static List<DayVisits> everyDay(LocalDate start, LocalDate end, List<VisitQueries.DayCount> counts,
-                                            boolean withBots) {
+    private static List<DayVisits> everyDay(
+            LocalDate start, LocalDate end, List<VisitQueries.DayCount> counts, boolean withBots) {
         Map<LocalDate, VisitQueries.DayCount> byDay = new HashMap<>();
         for (VisitQueries.DayCount count : counts) {
             byDay.put(count.date(), count);

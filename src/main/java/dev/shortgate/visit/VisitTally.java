@@ -87,8 +87,7 @@ final class VisitTally {
      * Counts one visit; {@code address} is the client's own address within {@code network} (the entry keeps the
      * first one, so the country can be looked up for an address a GeoIP database knows).
      */
-    void add(String code, long epochDay, String agent, InetAddress network, String refererHost,
-             InetAddress address) {
+    void add(String code, long epochDay, String agent, InetAddress network, String refererHost, InetAddress address) {
         PerCode perCode = codes.get(code); // get first: computeIfAbsent locks the bin even when the key is there
         if (perCode == null) {
             perCode = codes.computeIfAbsent(code, c -> new PerCode());
@@ -96,8 +95,8 @@ final class VisitTally {
         Facts facts = new Facts(code, epochDay, agent, network, refererHost, Facts.DISTINCT);
         Entry entry = entries.get(facts);
         if (entry == null && perCode.created.get() >= maxDistinctPerCode) {
-            facts = new Facts(code, epochDay, null, null, null,
-                    looksLikeBot.test(agent) ? Facts.OTHER_BOT : Facts.OTHER_HUMAN);
+            facts = new Facts(
+                    code, epochDay, null, null, null, looksLikeBot.test(agent) ? Facts.OTHER_BOT : Facts.OTHER_HUMAN);
             address = null;
         }
         increment(facts, perCode, address);

@@ -9,7 +9,6 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.util.retry.Retry;
 
-
 /**
  * How the visit writers retry: each attempt has a deadline ({@code write-timeout}), and a failed attempt is tried
  * again after an exponential, jittered backoff from {@code retry-backoff} capped at {@code retry-max-backoff}, for
@@ -18,15 +17,16 @@ import reactor.util.retry.Retry;
  */
 final class WriteRetry {
 
-    private WriteRetry() {
-    }
+    private WriteRetry() {}
 
-    static <T> Mono<T> untilWritten(Mono<T> attempt, VisitProperties properties, Scheduler timer,
-                                    Consumer<Retry.RetrySignal> beforeRetry) {
-        return attempt
-                .timeout(properties.writeTimeout(), timer)
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, properties.retryBackoff().isZero()
-                                ? java.time.Duration.ofMillis(1) : properties.retryBackoff())
+    static <T> Mono<T> untilWritten(
+            Mono<T> attempt, VisitProperties properties, Scheduler timer, Consumer<Retry.RetrySignal> beforeRetry) {
+        return attempt.timeout(properties.writeTimeout(), timer)
+                .retryWhen(Retry.backoff(
+                                Long.MAX_VALUE,
+                                properties.retryBackoff().isZero()
+                                        ? java.time.Duration.ofMillis(1)
+                                        : properties.retryBackoff())
                         .maxBackoff(properties.retryMaxBackoff())
                         .filter(error -> !neverSucceeds(error))
                         .scheduler(timer)

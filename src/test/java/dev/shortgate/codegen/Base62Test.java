@@ -13,8 +13,7 @@ class Base62Test {
 
     @Test
     void alphabetIsDigitsThenLowerThenUpperCase() {
-        assertThat(Base62.ALPHABET)
-                .isEqualTo("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        assertThat(Base62.ALPHABET).isEqualTo("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
         assertThat(Base62.ALPHABET.chars().distinct().count()).isEqualTo(62);
         assertThat(Base62.RADIX).isEqualTo(62);
     }
@@ -22,7 +21,8 @@ class Base62Test {
     @Test
     void spaceSizeIsSixtyTwoToTheLength() {
         for (int length = 1; length <= 8; length++) {
-            assertThat(Base62.spaceSize(length)).isEqualTo(BigInteger.valueOf(62).pow(length).longValueExact());
+            assertThat(Base62.spaceSize(length))
+                    .isEqualTo(BigInteger.valueOf(62).pow(length).longValueExact());
         }
     }
 
@@ -54,7 +54,8 @@ class Base62Test {
     @ParameterizedTest
     @ValueSource(ints = {0, -1, 9, Integer.MIN_VALUE})
     void lengthsOutsideOneToEightAreRejected(int length) {
-        assertThatIllegalArgumentException().isThrownBy(() -> Base62.encode(1, length))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Base62.encode(1, length))
                 .withMessageContaining("between 1 and 8");
         assertThatIllegalArgumentException().isThrownBy(() -> Base62.spaceSize(length));
     }

@@ -40,7 +40,9 @@ class CodeAllocatorTest {
         assertThat(store.codes).containsExactly(Map.entry(first, URL));
         assertThat(store.claims).containsExactly(first);
         assertThat(salts.used()).isZero();
-        assertThat(store.existingLookups).as("existing is not consulted before round 0").hasValue(0);
+        assertThat(store.existingLookups)
+                .as("existing is not consulted before round 0")
+                .hasValue(0);
     }
 
     @Test
@@ -93,7 +95,9 @@ class CodeAllocatorTest {
 
         assertThat(salts.used()).isEqualTo(1);
         assertThat(store.claims).containsExactly(round0.get(0), round0.get(1), round0.get(2), round0.get(3), salted);
-        assertThat(store.claimedUrls).as("the salt changes the candidates, never the URL").containsOnly(URL);
+        assertThat(store.claimedUrls)
+                .as("the salt changes the candidates, never the URL")
+                .containsOnly(URL);
         assertThat(store.codes).containsEntry(salted, URL);
         assertThat(store.existingLookups).hasValue(1);
     }
@@ -112,7 +116,9 @@ class CodeAllocatorTest {
 
         assertThat(salts.used()).isEqualTo(2);
         assertThat(store.claims).hasSize(4 + 4 + 2).endsWith(round2.get(0), round2.get(1));
-        assertThat(store.existingLookups).as("consulted before round 1 and before round 2").hasValue(2);
+        assertThat(store.existingLookups)
+                .as("consulted before round 1 and before round 2")
+                .hasValue(2);
     }
 
     @Test
@@ -133,10 +139,15 @@ class CodeAllocatorTest {
         IllegalStateException down = new IllegalStateException("database down");
         AtomicInteger calls = new AtomicInteger();
 
-        StepVerifier.create(allocator(8).allocate(URL, 7, code -> {
-                    calls.incrementAndGet();
-                    return Mono.<String>error(down);
-                }, Mono.empty()))
+        StepVerifier.create(allocator(8)
+                        .allocate(
+                                URL,
+                                7,
+                                code -> {
+                                    calls.incrementAndGet();
+                                    return Mono.<String>error(down);
+                                },
+                                Mono.empty()))
                 .expectErrorSatisfies(error -> assertThat(error).isSameAs(down))
                 .verify();
 
@@ -166,7 +177,9 @@ class CodeAllocatorTest {
         for (int i = 0; i < 62; i++) {
             String url = "https://example.com/" + i;
             StepVerifier.create(allocator.allocate(url, 1, store.claimFor(url), store.existing(url)))
-                    .assertNext(code -> assertThat(codes.add(code)).as("new code for " + url).isTrue())
+                    .assertNext(code -> assertThat(codes.add(code))
+                            .as("new code for " + url)
+                            .isTrue())
                     .verifyComplete();
         }
         assertThat(codes).as("every code of length 1").containsExactlyInAnyOrder(Base62.ALPHABET.split(""));
@@ -176,22 +189,23 @@ class CodeAllocatorTest {
         int saltsBefore = salts.used();
         int claimsBefore = store.claims.size();
         StepVerifier.create(allocator.allocate(last, 1, store.claimFor(last), store.existing(last)))
-                .expectErrorSatisfies(error -> assertThat(error).isInstanceOfSatisfying(
-                        CodeSpaceExhaustedException.class, exhausted -> {
+                .expectErrorSatisfies(error -> assertThat(error)
+                        .isInstanceOfSatisfying(CodeSpaceExhaustedException.class, exhausted -> {
                             assertThat(exhausted.length()).isEqualTo(1);
                             assertThat(exhausted.rounds()).isEqualTo(maxRounds);
                         }))
                 .verify();
 
         int saltsOfLast = salts.used() - saltsBefore;
-        assertThat(saltsOfLast).as("one unsalted round and maxRounds - 1 salted ones").isEqualTo(maxRounds - 1);
+        assertThat(saltsOfLast)
+                .as("one unsalted round and maxRounds - 1 salted ones")
+                .isEqualTo(maxRounds - 1);
         // Every distinct candidate of every round was tried once: recompute the rounds with the same salts.
         int expectedClaims = generator.candidates(last, 1, null).size();
         for (int s = saltsBefore + 1; s <= salts.used(); s++) {
             expectedClaims += generator.candidates(last, 1, "salt-" + s).size();
         }
-        assertThat(store.claims.size() - claimsBefore).isEqualTo(expectedClaims)
-                .isBetween(maxRounds, 4 * maxRounds);
+        assertThat(store.claims.size() - claimsBefore).isEqualTo(expectedClaims).isBetween(maxRounds, 4 * maxRounds);
         assertThat(store.codes).hasSize(62).doesNotContainValue(last);
     }
 
@@ -215,10 +229,15 @@ class CodeAllocatorTest {
     void everyCandidateTakenAtDefaultLengthEndsWithExhaustionAfterFourClaimsPerRound() {
         AtomicInteger claims = new AtomicInteger();
 
-        StepVerifier.create(allocator(8).allocate(URL, 7, code -> {
-                    claims.incrementAndGet();
-                    return Mono.<String>empty(); // held by another URL, whatever the code
-                }, Mono.empty()))
+        StepVerifier.create(allocator(8)
+                        .allocate(
+                                URL,
+                                7,
+                                code -> {
+                                    claims.incrementAndGet();
+                                    return Mono.<String>empty(); // held by another URL, whatever the code
+                                },
+                                Mono.empty()))
                 .expectErrorSatisfies(error -> assertThat(error)
                         .isInstanceOf(CodeSpaceExhaustedException.class)
                         .hasMessage("No free code of length 7 after 8 rounds of candidates"))
@@ -245,14 +264,17 @@ class CodeAllocatorTest {
     void invalidLengthIsRejectedBeforeAnyClaim() {
         CodeAllocator allocator = allocator(8);
 
-        assertThatIllegalArgumentException().isThrownBy(() -> allocator.allocate(URL, 0, store.claimFor(URL), Mono.empty()));
-        assertThatIllegalArgumentException().isThrownBy(() -> allocator.allocate(URL, 9, store.claimFor(URL), Mono.empty()));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> allocator.allocate(URL, 0, store.claimFor(URL), Mono.empty()));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> allocator.allocate(URL, 9, store.claimFor(URL), Mono.empty()));
         assertThat(store.claims).isEmpty();
     }
 
     @Test
     void maxRoundsBelowOneIsRejected() {
-        assertThatIllegalArgumentException().isThrownBy(() -> new CodeAllocator(generator, 0, salts))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new CodeAllocator(generator, 0, salts))
                 .withMessage("maxRounds must be at least 1, got 0");
     }
 
@@ -309,8 +331,12 @@ class CodeAllocatorTest {
         Mono<String> existing(String url) {
             return Mono.fromCallable(() -> {
                 existingLookups.incrementAndGet();
-                return codes.entrySet().stream().filter(e -> e.getValue().equals(url)).map(Map.Entry::getKey)
-                        .sorted().findFirst().orElse(null);
+                return codes.entrySet().stream()
+                        .filter(e -> e.getValue().equals(url))
+                        .map(Map.Entry::getKey)
+                        .sorted()
+                        .findFirst()
+                        .orElse(null);
             });
         }
     }

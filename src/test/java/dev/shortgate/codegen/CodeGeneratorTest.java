@@ -7,14 +7,13 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.LongToIntFunction;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -60,8 +59,11 @@ class CodeGeneratorTest {
         for (int w = 0; w < counts.length; w++) {
             for (int p = 0; p < length; p++) {
                 String where = "window " + w + ", position " + p;
-                assertThat(counts[w][p]).as("all 62 characters appear at " + where).doesNotContain(0L);
-                assertThat(chiSquared(counts[w][p])).as("chi-squared at " + where)
+                assertThat(counts[w][p])
+                        .as("all 62 characters appear at " + where)
+                        .doesNotContain(0L);
+                assertThat(chiSquared(counts[w][p]))
+                        .as("chi-squared at " + where)
                         .isLessThan(CHI_SQUARED_CRITICAL_DF61_P0001);
             }
         }
@@ -80,11 +82,13 @@ class CodeGeneratorTest {
             int shift = 4 * p;
             int position = p;
             long[] masked = histogram(windows, window -> (int) ((window >>> shift) & 0x3D));
-            assertThat(missing(masked)).as("characters the mask never yields at position " + p)
+            assertThat(missing(masked))
+                    .as("characters the mask never yields at position " + p)
                     .isEqualTo(NEVER_UNDER_MASK);
             assertThat(chiSquared(masked)).isGreaterThan(100 * CHI_SQUARED_CRITICAL_DF61_P0001);
 
-            long[] reduced = histogram(windows,
+            long[] reduced = histogram(
+                    windows,
                     window -> Base62.ALPHABET.indexOf(Base62.encode(window, 8).charAt(position)));
             assertThat(reduced).doesNotContain(0L);
             assertThat(chiSquared(reduced)).isLessThan(CHI_SQUARED_CRITICAL_DF61_P0001);
@@ -138,7 +142,8 @@ class CodeGeneratorTest {
         assertThat(salted).hasSize(4).doesNotContainAnyElementsOf(unsalted);
         assertThat(generator.candidates(url, 7, "1700000000000-1")).isEqualTo(salted);
         assertThat(generator.candidates(url, 7, "1700000000000-2")).doesNotContainAnyElementsOf(salted);
-        assertThat(generator.candidates(url, 7, "")).as("empty salt is still a salt")
+        assertThat(generator.candidates(url, 7, ""))
+                .as("empty salt is still a salt")
                 .doesNotContainAnyElementsOf(unsalted);
     }
 
@@ -147,7 +152,10 @@ class CodeGeneratorTest {
     void candidatesHaveExactlyTheRequestedLength(int length) {
         for (int i = 0; i < 1_000; i++) {
             List<String> candidates = generator.candidates(url(i), length, null);
-            assertThat(candidates).isNotEmpty().hasSizeLessThanOrEqualTo(4).doesNotHaveDuplicates()
+            assertThat(candidates)
+                    .isNotEmpty()
+                    .hasSizeLessThanOrEqualTo(4)
+                    .doesNotHaveDuplicates()
                     .allSatisfy(code -> assertThat(code).hasSize(length).matches("[0-9a-zA-Z]+"));
         }
     }
@@ -174,16 +182,19 @@ class CodeGeneratorTest {
     @ParameterizedTest
     @ValueSource(ints = {0, -1, 9, 64})
     void invalidLengthsAreRejected(int length) {
-        assertThatIllegalArgumentException().isThrownBy(() -> generator.candidates("https://example.com/", length, null))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> generator.candidates("https://example.com/", length, null))
                 .withMessage("Code length must be between 1 and 8, got " + length);
     }
 
     @Test
     void secretsShorterThanSixteenBytesAreRejected() {
-        assertThatIllegalArgumentException().isThrownBy(() -> new CodeGenerator(new byte[15]))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new CodeGenerator(new byte[15]))
                 .withMessageContaining("at least 16 bytes");
         assertThatIllegalArgumentException().isThrownBy(() -> new CodeGenerator(null));
-        assertThat(new CodeGenerator(new byte[16]).candidates("https://example.com/", 7, null)).hasSize(4);
+        assertThat(new CodeGenerator(new byte[16]).candidates("https://example.com/", 7, null))
+                .hasSize(4);
     }
 
     @Test

@@ -25,7 +25,9 @@ class FeistelPermutationTest {
         for (int value = 0; value < size; value++) {
             long image = permutation.permute(value, length);
             assertThat(image).as("image of " + value).isBetween(0L, size - 1L);
-            assertThat(seen.get((int) image)).as("second value mapped to " + image).isFalse();
+            assertThat(seen.get((int) image))
+                    .as("second value mapped to " + image)
+                    .isFalse();
             seen.set((int) image);
         }
         assertThat(seen.cardinality()).isEqualTo(size); // onto: every code of the length is reached once
@@ -44,7 +46,8 @@ class FeistelPermutationTest {
         }
         for (int p = 0; p < length; p++) {
             assertThat(counts[p]).as("all 62 characters at position " + p).doesNotContain(0L);
-            assertThat(CodeGeneratorTest.chiSquared(counts[p])).as("chi-squared at position " + p)
+            assertThat(CodeGeneratorTest.chiSquared(counts[p]))
+                    .as("chi-squared at position " + p)
                     .isLessThan(CodeGeneratorTest.CHI_SQUARED_CRITICAL_DF61_P0001);
         }
     }
@@ -71,7 +74,8 @@ class FeistelPermutationTest {
 
     @Test
     void anotherKeyGivesAnotherPermutation() {
-        FeistelPermutation other = new FeistelPermutation("another-secret-of-enough-length".getBytes(StandardCharsets.UTF_8));
+        FeistelPermutation other =
+                new FeistelPermutation("another-secret-of-enough-length".getBytes(StandardCharsets.UTF_8));
         int differing = 0;
         for (long value = 0; value < 1000; value++) {
             if (!permutation.code(value, 7).equals(other.code(value, 7))) {

@@ -24,9 +24,10 @@ class SequenceBlocksTest {
         @Override
         public Mono<Long> reserve(int length, long size) {
             return Mono.fromSupplier(() -> {
-                reservations.incrementAndGet();
-                return next.getAndAdd(size);
-            }).subscribeOn(Schedulers.parallel());
+                        reservations.incrementAndGet();
+                        return next.getAndAdd(size);
+                    })
+                    .subscribeOn(Schedulers.parallel());
         }
     }
 
@@ -38,10 +39,13 @@ class SequenceBlocksTest {
 
         List<Long> values = Flux.range(0, 5000)
                 .flatMap(i -> (i % 2 == 0 ? podA : podB).next(7), 64)
-                .collectList().block(Duration.ofSeconds(30));
+                .collectList()
+                .block(Duration.ofSeconds(30));
 
         assertThat(values).hasSize(5000).doesNotHaveDuplicates();
-        assertThat(shared.reservations.get()).as("one reservation per block of 100").isBetween(50, 52);
+        assertThat(shared.reservations.get())
+                .as("one reservation per block of 100")
+                .isBetween(50, 52);
     }
 
     @Test
@@ -57,8 +61,12 @@ class SequenceBlocksTest {
     void theLastBlockStopsAtTheEndOfTheSpaceAndThenTheSpaceIsExhausted() {
         Counter shared = new Counter();
         SequenceBlocks blocks = new SequenceBlocks(shared, 50);
-        List<Long> all = Flux.range(0, 62).concatMap(i -> blocks.next(1)).collectList().block(Duration.ofSeconds(10));
-        assertThat(all).hasSize(62).doesNotHaveDuplicates().allSatisfy(v -> assertThat(v).isBetween(0L, 61L));
-        StepVerifier.create(blocks.next(1)).expectError(CodeSpaceExhaustedException.class).verify(Duration.ofSeconds(5));
+        List<Long> all =
+                Flux.range(0, 62).concatMap(i -> blocks.next(1)).collectList().block(Duration.ofSeconds(10));
+        assertThat(all).hasSize(62).doesNotHaveDuplicates().allSatisfy(v -> assertThat(v)
+                .isBetween(0L, 61L));
+        StepVerifier.create(blocks.next(1))
+                .expectError(CodeSpaceExhaustedException.class)
+                .verify(Duration.ofSeconds(5));
     }
 }

@@ -35,8 +35,7 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  */
 final class AppSettings {
 
-    private AppSettings() {
-    }
+    private AppSettings() {}
 
     /** {@code application.yaml} as property sources (one per YAML document). */
     static List<PropertySource<?>> applicationYaml() {
@@ -56,7 +55,8 @@ final class AppSettings {
         var sources = environment.getPropertySources();
         sources.remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
         sources.remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
-        sources.addFirst(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new LinkedHashMap<>(containerEnv)));
+        sources.addFirst(new SystemEnvironmentPropertySource(
+                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new LinkedHashMap<>(containerEnv)));
         applicationYaml().forEach(sources::addLast);
         ConfigurationPropertySources.attach(environment);
         return environment;
@@ -84,7 +84,9 @@ final class AppSettings {
             for (String name : ((EnumerablePropertySource<?>) source).getPropertyNames()) {
                 java.util.regex.Matcher matcher = placeholder.matcher(String.valueOf(source.getProperty(name)));
                 while (matcher.find()) {
-                    references.computeIfAbsent(matcher.group(1), k -> new ArrayList<>()).add(name);
+                    references
+                            .computeIfAbsent(matcher.group(1), k -> new ArrayList<>())
+                            .add(name);
                 }
             }
         }
@@ -94,8 +96,8 @@ final class AppSettings {
     /** {@code @ConfigurationProperties} types of the application, by prefix. */
     static Map<String, Class<?>> configurationProperties() {
         var scanner = new ClassPathScanningCandidateComponentProvider(false);
-        scanner.addIncludeFilter(new org.springframework.core.type.filter.AnnotationTypeFilter(
-                ConfigurationProperties.class));
+        scanner.addIncludeFilter(
+                new org.springframework.core.type.filter.AnnotationTypeFilter(ConfigurationProperties.class));
         Map<String, Class<?>> types = new LinkedHashMap<>();
         for (BeanDefinition candidate : scanner.findCandidateComponents("dev.shortgate")) {
             try {
@@ -171,9 +173,8 @@ final class AppSettings {
      * Boot's relaxed binding reads it (for example {@code SHORTGATE_BASE_URL} sets {@code shortgate.base-url}).
      */
     static List<String> propertiesSetBy(String envName, Collection<String> candidates) {
-        ConfigurationPropertySource source = ConfigurationPropertySource.from(
-                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                        Map.of(envName, "x")));
+        ConfigurationPropertySource source = ConfigurationPropertySource.from(new SystemEnvironmentPropertySource(
+                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, Map.of(envName, "x")));
         List<String> matches = new ArrayList<>();
         for (String candidate : candidates) {
             if (!ConfigurationPropertyName.isValid(candidate)) {
@@ -181,8 +182,8 @@ final class AppSettings {
             }
             ConfigurationPropertyName name = ConfigurationPropertyName.of(candidate);
             if (source.getConfigurationProperty(name) != null
-                    || source.containsDescendantOf(name) == org.springframework.boot.context.properties.source
-                    .ConfigurationPropertyState.PRESENT) {
+                    || source.containsDescendantOf(name)
+                            == org.springframework.boot.context.properties.source.ConfigurationPropertyState.PRESENT) {
                 matches.add(candidate);
             }
         }

@@ -24,23 +24,37 @@ final class Dashboard {
     static final Path FILE = Path.of("grafana", "dashboards", "shortgate.json");
 
     /** PromQL keywords and modifiers that look like identifiers but name no metric. */
-    private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left",
-            "group_right", "bool", "offset", "and", "or", "unless", "atan2", "inf", "nan", "start", "end");
+    private static final Set<String> KEYWORDS = Set.of(
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "offset",
+            "and",
+            "or",
+            "unless",
+            "atan2",
+            "inf",
+            "nan",
+            "start",
+            "end");
 
     private static final Pattern STRING = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`");
-    private static final Pattern GROUPING = Pattern.compile(
-            "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
     private static final Pattern GRAFANA_VARIABLE = Pattern.compile("\\$\\{[^}]*}|\\$\\w+");
     private static final Pattern IDENTIFIER = Pattern.compile("(?<![\\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\\s*\\()?");
     private static final Pattern SELECTOR = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*\\{([^}]*)}");
-    private static final Pattern MATCHER = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!=|!~|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final Pattern MATCHER =
+            Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!=|!~|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    private Dashboard() {
-    }
+    private Dashboard() {}
 
     /** One query: where it is shown, and its PromQL. */
-    record Query(String where, String expr) {
-    }
+    record Query(String where, String expr) {}
 
     static JsonNode json() {
         try {
@@ -59,8 +73,10 @@ final class Dashboard {
             if ("query".equals(variable.path("type").asText())) {
                 JsonNode query = variable.path("query");
                 String text = query.isObject() ? query.path("query").asText() : query.asText();
-                Matcher labelValues = Pattern.compile("label_values\\((.*),\\s*\\w+\\)").matcher(text);
-                queries.add(new Query("variable $" + variable.path("name").asText(),
+                Matcher labelValues =
+                        Pattern.compile("label_values\\((.*),\\s*\\w+\\)").matcher(text);
+                queries.add(new Query(
+                        "variable $" + variable.path("name").asText(),
                         labelValues.matches() ? labelValues.group(1) : text));
             }
         }
@@ -70,7 +86,9 @@ final class Dashboard {
     private static void collectPanels(JsonNode panels, List<Query> queries) {
         for (JsonNode panel : panels) {
             for (JsonNode target : panel.path("targets")) {
-                queries.add(new Query(panel.path("title").asText() + " [" + target.path("refId").asText() + "]",
+                queries.add(new Query(
+                        panel.path("title").asText() + " ["
+                                + target.path("refId").asText() + "]",
                         target.path("expr").asText()));
             }
             collectPanels(panel.path("panels"), queries);

@@ -47,7 +47,8 @@ class DashboardMetricsIT {
         String redisUrl = System.getenv("SHORTGATE_TEST_REDIS_URL");
         redis = redisUrl != null && !redisUrl.isBlank();
         if (!redis && Boolean.parseBoolean(System.getenv("SHORTGATE_TEST_REQUIRE_SERVICES"))) {
-            throw new IllegalStateException("SHORTGATE_TEST_REDIS_URL is not set, and SHORTGATE_TEST_REQUIRE_SERVICES=true");
+            throw new IllegalStateException(
+                    "SHORTGATE_TEST_REDIS_URL is not set, and SHORTGATE_TEST_REQUIRE_SERVICES=true");
         }
         List<String> args = new ArrayList<>();
         // The pool strategy, so the code pool's meters exist too; small marks keep its filler's work light.
@@ -56,7 +57,8 @@ class DashboardMetricsIT {
         args.add("--shortgate.codegen.pool.high-water=1000");
         if (redis) {
             env.put("SPRING_DATA_REDIS_URL", redisUrl);
-            args.add("--shortgate.redirect.redis.key-prefix=sgit:" + UUID.randomUUID().toString().substring(0, 8) + ":");
+            args.add("--shortgate.redirect.redis.key-prefix=sgit:"
+                    + UUID.randomUUID().toString().substring(0, 8) + ":");
             // Lettuce's connection handshake uses the command timeout (500ms by default here); a busy CI machine
             // can exceed that at startup, which then fails the whole context.
             args.add("--spring.data.redis.timeout=5s");
@@ -66,8 +68,8 @@ class DashboardMetricsIT {
         List<String> codes = new ArrayList<>();
         Pattern code = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"");
         for (int i = 0; i < 20; i++) {
-            HttpResponse<String> created = app.postJson("/api/v1/links",
-                    "{\"url\":\"https://example.com/dashboard/" + i + "\"}");
+            HttpResponse<String> created =
+                    app.postJson("/api/v1/links", "{\"url\":\"https://example.com/dashboard/" + i + "\"}");
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
             Matcher matcher = code.matcher(created.body());
             assertThat(matcher.find()).isTrue();
@@ -75,7 +77,8 @@ class DashboardMetricsIT {
         }
         String alias = "dash" + UUID.randomUUID().toString().substring(0, 6);
         assertThat(app.postJson("/api/v1/links", "{\"url\":\"https://example.com/alias\",\"alias\":\"" + alias + "\"}")
-                .statusCode()).isEqualTo(201);
+                        .statusCode())
+                .isEqualTo(201);
         codes.add(alias);
         for (int round = 0; round < 3; round++) {
             for (String c : codes) {
@@ -119,15 +122,18 @@ class DashboardMetricsIT {
                 boolean matched = series.get(metric).stream().anyMatch(labelSet -> labels.entrySet().stream()
                         .allMatch(e -> labelSet.contains(e.getKey() + "=\"" + e.getValue() + "\"")));
                 if (!matched) {
-                    missing.computeIfAbsent(metric + labels, k -> new TreeSet<>()).add(query.where());
+                    missing.computeIfAbsent(metric + labels, k -> new TreeSet<>())
+                            .add(query.where());
                 }
             });
         }
         if (!notChecked.isEmpty()) {
             System.out.println("Redis tier off (set SHORTGATE_TEST_REDIS_URL): not checked " + notChecked.keySet());
         }
-        assertThat(missing).as("metrics (or label values) the dashboard queries but the app does not export, "
-                + "with the panels using them").isEmpty();
+        assertThat(missing)
+                .as("metrics (or label values) the dashboard queries but the app does not export, "
+                        + "with the panels using them")
+                .isEmpty();
     }
 
     @Test
@@ -147,7 +153,8 @@ class DashboardMetricsIT {
             int space = line.indexOf(' ');
             int end = brace >= 0 && brace < space ? brace : space;
             String labels = brace >= 0 && brace < space ? line.substring(brace, line.lastIndexOf('}') + 1) : "";
-            series.computeIfAbsent(line.substring(0, end), k -> new ArrayList<>()).add(labels);
+            series.computeIfAbsent(line.substring(0, end), k -> new ArrayList<>())
+                    .add(labels);
         }
         return series;
     }

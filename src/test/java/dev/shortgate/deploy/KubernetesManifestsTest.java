@@ -73,8 +73,10 @@ class KubernetesManifestsTest {
     /** The Secret example as an operator would create it: every placeholder replaced by a real value. */
     static Map<String, String> filledInSecret() {
         Map<String, String> filledIn = new LinkedHashMap<>();
-        exampleSecret().getStringData().forEach((key, value) ->
-                filledIn.put(key, value.replace("PLACEHOLDER-CHANGE-ME", "operator-chosen-secret-value")));
+        exampleSecret()
+                .getStringData()
+                .forEach((key, value) ->
+                        filledIn.put(key, value.replace("PLACEHOLDER-CHANGE-ME", "operator-chosen-secret-value")));
         return filledIn;
     }
 
@@ -82,8 +84,11 @@ class KubernetesManifestsTest {
     static Map<String, String> containerEnv(Map<String, String> secretValues) {
         Map<String, String> env = new LinkedHashMap<>();
         for (var from : container.getEnvFrom()) {
-            assertThat(from.getConfigMapRef()).as("envFrom is only used for the ConfigMap").isNotNull();
-            ConfigMap configMap = manifests.named(ConfigMap.class, from.getConfigMapRef().getName())
+            assertThat(from.getConfigMapRef())
+                    .as("envFrom is only used for the ConfigMap")
+                    .isNotNull();
+            ConfigMap configMap = manifests
+                    .named(ConfigMap.class, from.getConfigMapRef().getName())
                     .orElseThrow(() -> new AssertionError("envFrom names a ConfigMap the base does not ship: "
                             + from.getConfigMapRef().getName()));
             env.putAll(configMap.getData());
@@ -102,10 +107,18 @@ class KubernetesManifestsTest {
     void everyManifestParsesStrictlyIntoTheKubernetesModel() {
         Set<String> kinds = new TreeSet<>();
         manifests.all().forEach(resource -> kinds.add(resource.getKind()));
-        assertThat(kinds).containsExactlyInAnyOrder("ConfigMap", "Deployment", "Service", "Ingress",
-                "HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor");
-        assertThat(manifests.all()).allSatisfy(resource -> assertThat(resource.getMetadata().getName())
-                .isNotBlank());
+        assertThat(kinds)
+                .containsExactlyInAnyOrder(
+                        "ConfigMap",
+                        "Deployment",
+                        "Service",
+                        "Ingress",
+                        "HorizontalPodAutoscaler",
+                        "PodDisruptionBudget",
+                        "ServiceMonitor");
+        assertThat(manifests.all())
+                .allSatisfy(
+                        resource -> assertThat(resource.getMetadata().getName()).isNotBlank());
     }
 
     @Test
@@ -128,8 +141,10 @@ class KubernetesManifestsTest {
 
         assertThatThrownBy(() -> Manifests.parse("apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: x}\n", "x"))
                 .hasMessageContaining("unexpected apiVersion/kind apps/v1/Deploymnet");
-        assertThatThrownBy(() -> Manifests.parse("apiVersion: v1\nkind: Service\nmetadata: {name: x}\n"
-                + "spec:\n  ports:\n    - port: eighty\n", "x"))
+        assertThatThrownBy(() -> Manifests.parse(
+                        "apiVersion: v1\nkind: Service\nmetadata: {name: x}\n"
+                                + "spec:\n  ports:\n    - port: eighty\n",
+                        "x"))
                 .isInstanceOf(Manifests.ManifestException.class);
     }
 
@@ -141,19 +156,25 @@ class KubernetesManifestsTest {
         List<String> files;
         try (Stream<Path> list = Files.list(Manifests.DIR)) {
             files = list.map(p -> p.getFileName().toString())
-                    .filter(name -> name.endsWith(".yaml") && !name.equals("kustomization.yaml")
+                    .filter(name -> name.endsWith(".yaml")
+                            && !name.equals("kustomization.yaml")
                             && !name.endsWith(".example.yaml"))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         }
         assertThat(kustomization.resources()).containsExactlyInAnyOrderElementsOf(files);
-        assertThat(manifests.all(Secret.class)).as("real secrets are created out of band").isEmpty();
-        assertThat(kustomization.images()).extracting(Manifests.Kustomization.Image::name)
+        assertThat(manifests.all(Secret.class))
+                .as("real secrets are created out of band")
+                .isEmpty();
+        assertThat(kustomization.images())
+                .extracting(Manifests.Kustomization.Image::name)
                 .contains(container.getImage());
     }
 
     @Test
     void containerPortsAreTheApplicationsPorts() {
-        assertThat(container.getPorts()).extracting(ContainerPort::getName, ContainerPort::getContainerPort)
+        assertThat(container.getPorts())
+                .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
                 .containsExactlyInAnyOrder(
                         org.assertj.core.groups.Tuple.tuple("http", serverPort()),
                         org.assertj.core.groups.Tuple.tuple("management", managementPort()));
@@ -163,26 +184,33 @@ class KubernetesManifestsTest {
 
     @Test
     void probesCallTheActuatorHealthGroupsOnTheManagementPort() {
-        assertThat(podEnvironment.getProperty("management.endpoint.health.probes.enabled", Boolean.class)).isTrue();
+        assertThat(podEnvironment.getProperty("management.endpoint.health.probes.enabled", Boolean.class))
+                .isTrue();
         Map<String, Probe> probes = probes();
         assertThat(probes).containsOnlyKeys("startup", "liveness", "readiness");
         assertThat(probes.get("startup").getHttpGet().getPath()).isEqualTo(healthGroupPath("liveness"));
         assertThat(probes.get("liveness").getHttpGet().getPath()).isEqualTo(healthGroupPath("liveness"));
         assertThat(probes.get("readiness").getHttpGet().getPath()).isEqualTo(healthGroupPath("readiness"));
         probes.forEach((kind, probe) -> {
-            assertThat(containerPort(probe.getHttpGet().getPort())).as(kind + " probe port")
+            assertThat(containerPort(probe.getHttpGet().getPort()))
+                    .as(kind + " probe port")
                     .isEqualTo(managementPort());
-            assertThat(probe.getHttpGet().getScheme()).as(kind + " probe scheme").isIn(null, "HTTP");
+            assertThat(probe.getHttpGet().getScheme())
+                    .as(kind + " probe scheme")
+                    .isIn(null, "HTTP");
         });
     }
 
     @Test
     void prometheusScrapesTheManagementPortsPrometheusEndpoint() {
-        assertThat(podEnvironment.getProperty("management.endpoints.web.exposure.include")).contains("prometheus");
+        assertThat(podEnvironment.getProperty("management.endpoints.web.exposure.include"))
+                .contains("prometheus");
         String path = actuatorBasePath() + "/prometheus";
 
-        Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
-        assertThat(annotations).containsEntry("prometheus.io/scrape", "true")
+        Map<String, String> annotations =
+                deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+        assertThat(annotations)
+                .containsEntry("prometheus.io/scrape", "true")
                 .containsEntry("prometheus.io/port", Integer.toString(managementPort()))
                 .containsEntry("prometheus.io/path", path);
 
@@ -199,10 +227,12 @@ class KubernetesManifestsTest {
 
     @Test
     void theServiceSelectsThePodsAndTheIngressRoutesOnlyTheTrafficPort() {
-        Map<String, String> podLabels = deployment.getSpec().getTemplate().getMetadata().getLabels();
+        Map<String, String> podLabels =
+                deployment.getSpec().getTemplate().getMetadata().getLabels();
         Service service = manifests.one(Service.class);
         assertThat(podLabels).containsAllEntriesOf(service.getSpec().getSelector());
-        assertThat(podLabels).containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
+        assertThat(podLabels)
+                .containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
 
         Ingress ingress = manifests.one(Ingress.class);
         assertThat(ingress.getSpec().getIngressClassName()).isEqualTo("nginx");
@@ -217,21 +247,28 @@ class KubernetesManifestsTest {
             ServicePort port = backend.getPort().getName() != null
                     ? servicePort(service, backend.getPort().getName())
                     : service.getSpec().getPorts().stream()
-                    .filter(p -> p.getPort().equals(backend.getPort().getNumber())).findFirst().orElseThrow();
-            assertThat(containerPort(port.getTargetPort())).as("ingress backend").isEqualTo(serverPort())
+                            .filter(p -> p.getPort().equals(backend.getPort().getNumber()))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(containerPort(port.getTargetPort()))
+                    .as("ingress backend")
+                    .isEqualTo(serverPort())
                     .isNotEqualTo(managementPort());
         });
     }
 
     @Test
     void theIngressLetsThroughEveryBodyTheApplicationAccepts() {
-        SecurityProperties security = Binder.get(podEnvironment)
-                .bindOrCreate("shortgate.security", SecurityProperties.class);
-        String limit = manifests.one(Ingress.class).getMetadata().getAnnotations()
+        SecurityProperties security =
+                Binder.get(podEnvironment).bindOrCreate("shortgate.security", SecurityProperties.class);
+        String limit = manifests
+                .one(Ingress.class)
+                .getMetadata()
+                .getAnnotations()
                 .get("nginx.ingress.kubernetes.io/proxy-body-size");
         assertThat(limit).as("proxy-body-size annotation").matches("\\d+[km]");
-        long bytes = Long.parseLong(limit.substring(0, limit.length() - 1))
-                * (limit.endsWith("m") ? 1024 * 1024 : 1024);
+        long bytes =
+                Long.parseLong(limit.substring(0, limit.length() - 1)) * (limit.endsWith("m") ? 1024 * 1024 : 1024);
         // Larger than the app's limits, so an oversized body gets the app's 413 problem, not nginx's HTML page.
         assertThat(bytes).isGreaterThan(security.maxBatchBodySize()).isGreaterThan(security.maxBodySize());
     }
@@ -239,8 +276,12 @@ class KubernetesManifestsTest {
     @Test
     void everyEnvironmentVariableBindsToAPropertyTheApplicationReads() {
         Set<String> known = AppSettings.knownPropertyNames();
-        assertThat(known).contains("spring.r2dbc.url", "spring.data.redis.cluster.nodes", "shortgate.base-url",
-                "shortgate.codegen.secret");
+        assertThat(known)
+                .contains(
+                        "spring.r2dbc.url",
+                        "spring.data.redis.cluster.nodes",
+                        "shortgate.base-url",
+                        "shortgate.codegen.secret");
         Map<String, List<String>> placeholders = AppSettings.placeholderReferences();
         Map<String, List<String>> bindings = new LinkedHashMap<>();
         List<String> unbound = new ArrayList<>();
@@ -255,16 +296,23 @@ class KubernetesManifestsTest {
             }
             bindings.put(name, properties);
         }
-        assertThat(unbound).as("environment variables that set no property the application reads "
-                + "(all bindings: " + bindings + ")").isEmpty();
-        assertThat(bindings).containsEntry("SHORTGATE_BASE_URL", List.of("shortgate.base-url"))
+        assertThat(unbound)
+                .as("environment variables that set no property the application reads " + "(all bindings: " + bindings
+                        + ")")
+                .isEmpty();
+        assertThat(bindings)
+                .containsEntry("SHORTGATE_BASE_URL", List.of("shortgate.base-url"))
                 .containsEntry("SHORTGATE_CODEGEN_SECRET", List.of("shortgate.codegen.secret"))
                 .containsEntry("SPRING_R2DBC_PASSWORD", List.of("spring.r2dbc.password"))
                 .containsEntry("SPRING_DATA_REDIS_CLUSTER_NODES", List.of("spring.data.redis.cluster.nodes"))
                 .containsEntry("SHORTGATE_REDIRECT_NEARCACHE_TTL", List.of("shortgate.redirect.near-cache.ttl"))
                 .containsEntry("SHORTGATE_ADMIN_KEY", List.of("shortgate.security.admin-key"));
-        assertThat(AppSettings.propertiesSetBy("SHORTGATE_CODEGEN_SECRETS", known)).as("a misspelt name").isEmpty();
-        assertThat(AppSettings.propertiesSetBy("SPRING_R2DBC_PASWORD", known)).as("a misspelt name").isEmpty();
+        assertThat(AppSettings.propertiesSetBy("SHORTGATE_CODEGEN_SECRETS", known))
+                .as("a misspelt name")
+                .isEmpty();
+        assertThat(AppSettings.propertiesSetBy("SPRING_R2DBC_PASWORD", known))
+                .as("a misspelt name")
+                .isEmpty();
     }
 
     @Test
@@ -272,26 +320,35 @@ class KubernetesManifestsTest {
         Map<String, String> filledIn = filledInSecret();
         StandardEnvironment environment = AppSettings.environment(containerEnv(filledIn));
         Binder binder = Binder.get(environment);
-        AppSettings.configurationProperties().forEach((prefix, type) ->
-                assertThat(binder.bindOrCreate(prefix, Bindable.of(type))).as(prefix).isNotNull());
+        AppSettings.configurationProperties()
+                .forEach((prefix, type) -> assertThat(binder.bindOrCreate(prefix, Bindable.of(type)))
+                        .as(prefix)
+                        .isNotNull());
         assertThat(environment.getProperty("shortgate.base-url")).startsWith("https://");
         assertThat(environment.getProperty("spring.r2dbc.url")).startsWith("r2dbc:mysql://");
         assertThat(environment.getProperty("shortgate.security.admin-key"))
                 .isEqualTo(filledIn.get("SHORTGATE_ADMIN_KEY"));
-        assertThat(binder.bind("shortgate.redirect.near-cache.ttl", Duration.class).get())
+        assertThat(binder.bind("shortgate.redirect.near-cache.ttl", Duration.class)
+                        .get())
                 .isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
     void theSecretExampleAppliedAsItIsStopsTheApplicationAtStartup() {
-        Binder binder = Binder.get(AppSettings.environment(containerEnv(exampleSecret().getStringData())));
+        Binder binder =
+                Binder.get(AppSettings.environment(containerEnv(exampleSecret().getStringData())));
         for (String prefix : List.of("shortgate.security", "shortgate.codegen", "shortgate.visit")) {
-            assertThatThrownBy(() -> binder.bindOrCreate(prefix, Bindable.of(AppSettings.configurationProperties()
-                    .get(prefix)))).as(prefix).hasRootCauseMessage(prefix + (switch (prefix) {
-                        case "shortgate.security" -> ".admin-key";
-                        case "shortgate.codegen" -> ".secret";
-                        default -> ".client-id-secret";
-                    }) + " still holds the example's placeholder; set a real secret");
+            assertThatThrownBy(() -> binder.bindOrCreate(
+                            prefix,
+                            Bindable.of(AppSettings.configurationProperties().get(prefix))))
+                    .as(prefix)
+                    .hasRootCauseMessage(prefix
+                            + (switch (prefix) {
+                                case "shortgate.security" -> ".admin-key";
+                                case "shortgate.codegen" -> ".secret";
+                                default -> ".client-id-secret";
+                            })
+                            + " still holds the example's placeholder; set a real secret");
         }
     }
 
@@ -309,19 +366,24 @@ class KubernetesManifestsTest {
         }
         assertThat(referenced).contains("SPRING_R2DBC_PASSWORD", "SHORTGATE_CODEGEN_SECRET", "SHORTGATE_ADMIN_KEY");
         Set<String> required = new TreeSet<>(referenced);
-        container.getEnv().stream().filter(v -> v.getValueFrom() != null
-                        && Boolean.TRUE.equals(v.getValueFrom().getSecretKeyRef().getOptional()))
+        container.getEnv().stream()
+                .filter(v -> v.getValueFrom() != null
+                        && Boolean.TRUE.equals(
+                                v.getValueFrom().getSecretKeyRef().getOptional()))
                 .forEach(v -> required.remove(v.getValueFrom().getSecretKeyRef().getKey()));
         assertThat(example.getStringData().keySet()).containsAll(required);
-        assertThat(example.getStringData()).allSatisfy((key, value) -> assertThat(value).contains("PLACEHOLDER"));
+        assertThat(example.getStringData())
+                .allSatisfy((key, value) -> assertThat(value).contains("PLACEHOLDER"));
         assertThat(example.getData()).isNullOrEmpty();
     }
 
     @Test
     void shutdownOutlastsPreStopPlusSpringsShutdownPhases() {
-        int preStop = container.getLifecycle().getPreStop().getSleep().getSeconds().intValue();
+        int preStop =
+                container.getLifecycle().getPreStop().getSleep().getSeconds().intValue();
         Duration phase = Binder.get(podEnvironment)
-                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).get();
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                .get();
         long grace = deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
         assertThat(podEnvironment.getProperty("server.shutdown")).isEqualTo("graceful");
         assertThat(preStop).isPositive();
@@ -336,14 +398,18 @@ class KubernetesManifestsTest {
         assertThat(pod.getSecurityContext().getRunAsUser()).isPositive();
         assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
         assertThat(pod.getAutomountServiceAccountToken()).isFalse();
-        assertThat(pod.getEnableServiceLinks()).as("service links would inject SHORTGATE_* variables").isFalse();
+        assertThat(pod.getEnableServiceLinks())
+                .as("service links would inject SHORTGATE_* variables")
+                .isFalse();
         var security = container.getSecurityContext();
         assertThat(security.getReadOnlyRootFilesystem()).isTrue();
         assertThat(security.getAllowPrivilegeEscalation()).isFalse();
         assertThat(security.getCapabilities().getDrop()).containsExactly("ALL");
         assertThat(security.getCapabilities().getAdd()).isNullOrEmpty();
-        VolumeMount tmp = container.getVolumeMounts().stream().filter(m -> m.getMountPath().equals("/tmp"))
-                .findFirst().orElseThrow(() -> new AssertionError("no writable /tmp"));
+        VolumeMount tmp = container.getVolumeMounts().stream()
+                .filter(m -> m.getMountPath().equals("/tmp"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no writable /tmp"));
         assertThat(pod.getVolumes()).anySatisfy(volume -> {
             assertThat(volume.getName()).isEqualTo(tmp.getName());
             assertThat(volume.getEmptyDir()).isNotNull();
@@ -370,7 +436,8 @@ class KubernetesManifestsTest {
         long stacks = bytes(flag(options, "-Xss(\\w+)")) * Long.parseLong(envValue("BPL_JVM_THREAD_COUNT"));
         assertThat(options).contains("-XX:+ExitOnOutOfMemoryError");
         assertThat(heap + direct + metaspace + codeCache + stacks)
-                .as("heap + direct + metaspace + code cache + stacks leaves at least 10% of the limit for GC and native")
+                .as(
+                        "heap + direct + metaspace + code cache + stacks leaves at least 10% of the limit for GC and native")
                 .isLessThanOrEqualTo((long) (limit * 0.9));
     }
 
@@ -379,32 +446,45 @@ class KubernetesManifestsTest {
         HorizontalPodAutoscaler hpa = manifests.one(HorizontalPodAutoscaler.class);
         assertThat(hpa.getApiVersion()).isEqualTo("autoscaling/v2");
         assertThat(hpa.getSpec().getScaleTargetRef().getKind()).isEqualTo("Deployment");
-        assertThat(hpa.getSpec().getScaleTargetRef().getName()).isEqualTo(deployment.getMetadata().getName());
-        assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(deployment.getSpec().getReplicas()).isEqualTo(3);
-        assertThat(hpa.getSpec().getMetrics()).filteredOn(metric -> metric.getResource() != null).anySatisfy(metric -> {
-            assertThat(metric.getResource().getName()).isEqualTo("cpu");
-            assertThat(metric.getResource().getTarget().getType()).isEqualTo("Utilization");
-        });
+        assertThat(hpa.getSpec().getScaleTargetRef().getName())
+                .isEqualTo(deployment.getMetadata().getName());
+        assertThat(hpa.getSpec().getMinReplicas())
+                .isEqualTo(deployment.getSpec().getReplicas())
+                .isEqualTo(3);
+        assertThat(hpa.getSpec().getMetrics())
+                .filteredOn(metric -> metric.getResource() != null)
+                .anySatisfy(metric -> {
+                    assertThat(metric.getResource().getName()).isEqualTo("cpu");
+                    assertThat(metric.getResource().getTarget().getType()).isEqualTo("Utilization");
+                });
         PodDisruptionBudget pdb = manifests.one(PodDisruptionBudget.class);
         assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
                 .containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
         assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
-        assertThat(pdb.getSpec().getMinAvailable()).as("one of maxUnavailable and minAvailable").isNull();
+        assertThat(pdb.getSpec().getMinAvailable())
+                .as("one of maxUnavailable and minAvailable")
+                .isNull();
     }
 
     @Test
     void theAutoscalerScalesOnCpuAndRedirectsPerPodFromPrometheusAndNothingElse() throws IOException {
         HorizontalPodAutoscaler hpa = manifests.one(HorizontalPodAutoscaler.class);
-        assertThat(hpa.getSpec().getMetrics()).extracting(metric -> metric.getType()).containsExactly("Resource", "Pods");
+        assertThat(hpa.getSpec().getMetrics())
+                .extracting(metric -> metric.getType())
+                .containsExactly("Resource", "Pods");
         var pods = hpa.getSpec().getMetrics().get(1).getPods();
         assertThat(pods.getTarget().getType()).isEqualTo("AverageValue");
         assertThat(pods.getTarget().getAverageValue().getNumericalAmount()).isPositive();
 
         // the adapter's rule makes that metric from a series the application exports
-        var rules = Manifests.YAML.readTree(Manifests.DIR.resolve("prometheus-adapter/values.yaml").toFile())
-                .path("rules").path("custom");
+        var rules = Manifests.YAML
+                .readTree(
+                        Manifests.DIR.resolve("prometheus-adapter/values.yaml").toFile())
+                .path("rules")
+                .path("custom");
         assertThat(rules).singleElement().satisfies(rule -> {
-            assertThat(rule.path("name").path("as").asText()).isEqualTo(pods.getMetric().getName());
+            assertThat(rule.path("name").path("as").asText())
+                    .isEqualTo(pods.getMetric().getName());
             assertThat(rule.path("seriesQuery").asText()).startsWith("shortgate_redirect_seconds_count{");
             assertThat(rule.path("metricsQuery").asText()).contains("rate(<<.Series>>");
         });
@@ -415,7 +495,8 @@ class KubernetesManifestsTest {
         Process kubectl;
         try {
             kubectl = new ProcessBuilder("kubectl", "kustomize", "k8s-overlays/redis-cluster")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
         } catch (IOException e) {
             Assumptions.abort("kubectl is not installed");
             return;
@@ -425,23 +506,43 @@ class KubernetesManifestsTest {
         assertThat(kubectl.exitValue()).isZero();
         var objects = Manifests.parse(rendered, "kubectl kustomize k8s-overlays/redis-cluster");
         assertThat(objects).hasSameSizeAs(manifests.all());
-        Deployment overlaid = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
-                .findFirst().orElseThrow();
-        ConfigMap config = objects.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
-                .findFirst().orElseThrow();
+        Deployment overlaid = objects.stream()
+                .filter(Deployment.class::isInstance)
+                .map(Deployment.class::cast)
+                .findFirst()
+                .orElseThrow();
+        ConfigMap config = objects.stream()
+                .filter(ConfigMap.class::isInstance)
+                .map(ConfigMap.class::cast)
+                .findFirst()
+                .orElseThrow();
 
         Map<String, String> env = new LinkedHashMap<>(config.getData());
-        List<EnvVar> vars = overlaid.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
-        assertThat(vars).extracting(EnvVar::getName).doesNotContain("SPRING_DATA_REDIS_URL", "SPRING_DATA_REDIS_CLUSTER_NODES")
+        List<EnvVar> vars = overlaid.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv();
+        assertThat(vars)
+                .extracting(EnvVar::getName)
+                .doesNotContain("SPRING_DATA_REDIS_URL", "SPRING_DATA_REDIS_CLUSTER_NODES")
                 .contains("SPRING_DATA_REDIS_PASSWORD");
-        vars.forEach(var -> env.put(var.getName(), var.getValue() != null ? var.getValue()
-                : filledInSecret().getOrDefault(var.getName(), "from-the-secret")));
+        vars.forEach(var -> env.put(
+                var.getName(),
+                var.getValue() != null
+                        ? var.getValue()
+                        : filledInSecret().getOrDefault(var.getName(), "from-the-secret")));
         StandardEnvironment environment = AppSettings.environment(env);
 
-        assertThat(dev.shortgate.system.RedisConfigured.OnRedis.isCluster(environment)).isTrue();
+        assertThat(dev.shortgate.system.RedisConfigured.OnRedis.isCluster(environment))
+                .isTrue();
         assertThat(environment.getProperty("spring.data.redis.url")).isNull();
-        assertThat(Binder.get(environment).bind("spring.data.redis.cluster.nodes", Bindable.listOf(String.class)).get())
-                .hasSizeGreaterThanOrEqualTo(3).allMatch(node -> node.matches("[a-z0-9.-]+:\\d+"));
+        assertThat(Binder.get(environment)
+                        .bind("spring.data.redis.cluster.nodes", Bindable.listOf(String.class))
+                        .get())
+                .hasSizeGreaterThanOrEqualTo(3)
+                .allMatch(node -> node.matches("[a-z0-9.-]+:\\d+"));
     }
 
     /** With kubectl on the PATH, the rendered kustomization is the same set of strictly valid objects. */
@@ -450,7 +551,8 @@ class KubernetesManifestsTest {
         Process kubectl;
         try {
             kubectl = new ProcessBuilder("kubectl", "kustomize", Manifests.DIR.toString())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
         } catch (IOException e) {
             Assumptions.abort("kubectl is not installed");
             return;
@@ -462,16 +564,26 @@ class KubernetesManifestsTest {
         assertThat(objects).hasSameSizeAs(manifests.all());
         assertThat(objects).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
                 .containsEntry("app.kubernetes.io/part-of", "shortgate"));
-        Deployment rendered0 = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
-                .findFirst().orElseThrow();
-        assertThat(rendered0.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+        Deployment rendered0 = objects.stream()
+                .filter(Deployment.class::isInstance)
+                .map(Deployment.class::cast)
+                .findFirst()
+                .orElseThrow();
+        assertThat(rendered0
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage())
                 .startsWith("ghcr.io/example/shortgate:");
     }
 
     // --- helpers
 
     static Secret exampleSecret() {
-        return (Secret) Manifests.parse(Manifests.DIR.resolve("secret.example.yaml")).get(0);
+        return (Secret)
+                Manifests.parse(Manifests.DIR.resolve("secret.example.yaml")).get(0);
     }
 
     static Map<String, Probe> probes() {
@@ -491,8 +603,16 @@ class KubernetesManifestsTest {
     /** Every HTTP path a probe or scraper of these manifests calls on the management port. */
     static Set<String> managementPaths() {
         Set<String> paths = new TreeSet<>();
-        probes().values().stream().map(Probe::getHttpGet).map(HTTPGetAction::getPath).forEach(paths::add);
-        paths.add(deployment.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/path"));
+        probes().values().stream()
+                .map(Probe::getHttpGet)
+                .map(HTTPGetAction::getPath)
+                .forEach(paths::add);
+        paths.add(deployment
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get("prometheus.io/path"));
         manifests.one(ServiceMonitor.class).getSpec().getEndpoints().forEach(e -> paths.add(e.getPath()));
         return paths;
     }
@@ -518,13 +638,17 @@ class KubernetesManifestsTest {
         if (port.getIntVal() != null) {
             return port.getIntVal();
         }
-        return container.getPorts().stream().filter(p -> port.getStrVal().equals(p.getName()))
-                .map(ContainerPort::getContainerPort).findFirst()
+        return container.getPorts().stream()
+                .filter(p -> port.getStrVal().equals(p.getName()))
+                .map(ContainerPort::getContainerPort)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no container port named " + port.getStrVal()));
     }
 
     static ServicePort servicePort(Service service, String name) {
-        return service.getSpec().getPorts().stream().filter(p -> name.equals(p.getName())).findFirst()
+        return service.getSpec().getPorts().stream()
+                .filter(p -> name.equals(p.getName()))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the Service has no port named " + name));
     }
 
@@ -535,8 +659,11 @@ class KubernetesManifestsTest {
     }
 
     static String envValue(String name) {
-        return container.getEnv().stream().filter(v -> v.getName().equals(name)).map(EnvVar::getValue)
-                .findFirst().orElseThrow(() -> new AssertionError("no env " + name));
+        return container.getEnv().stream()
+                .filter(v -> v.getName().equals(name))
+                .map(EnvVar::getValue)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no env " + name));
     }
 
     static String flag(String options, String regex) {

@@ -31,12 +31,17 @@ class ManifestProbesIT {
     static void start() {
         KubernetesManifestsTest.load();
         var container = KubernetesManifestsTest.container;
-        memoryLimit = Quantity.getAmountInBytes(container.getResources().getLimits().get("memory")).longValueExact();
-        Map<String, String> env = new LinkedHashMap<>(KubernetesManifestsTest.containerEnv(
-                KubernetesManifestsTest.filledInSecret()));
+        memoryLimit = Quantity.getAmountInBytes(
+                        container.getResources().getLimits().get("memory"))
+                .longValueExact();
+        Map<String, String> env =
+                new LinkedHashMap<>(KubernetesManifestsTest.containerEnv(KubernetesManifestsTest.filledInSecret()));
         // External services: the ConfigMap names cluster hosts this machine cannot reach; run embedded instead.
-        env.keySet().removeIf(name -> name.startsWith("SPRING_R2DBC_URL") || name.startsWith("SPRING_R2DBC_USERNAME")
-                || name.startsWith("SPRING_R2DBC_PASSWORD") || name.startsWith("SPRING_DATA_REDIS_"));
+        env.keySet()
+                .removeIf(name -> name.startsWith("SPRING_R2DBC_URL")
+                        || name.startsWith("SPRING_R2DBC_USERNAME")
+                        || name.startsWith("SPRING_R2DBC_PASSWORD")
+                        || name.startsWith("SPRING_DATA_REDIS_"));
         // The JVM sees the host's memory here; MaxRAM makes it size itself as it would under the container limit.
         env.put("JAVA_TOOL_OPTIONS", env.get("JAVA_TOOL_OPTIONS") + " -XX:MaxRAM=" + memoryLimit);
         app = PackagedJar.start(env, List.of());
@@ -56,7 +61,8 @@ class ManifestProbesIT {
         assertThat(paths).contains("/actuator/health/liveness", "/actuator/health/readiness", "/actuator/prometheus");
         for (String path : paths) {
             HttpResponse<String> response = app.get(app.managementPort(), path);
-            assertThat(response.statusCode()).as("GET " + path + " on the management port: " + response.body())
+            assertThat(response.statusCode())
+                    .as("GET " + path + " on the management port: " + response.body())
                     .isEqualTo(200);
         }
         assertThat(app.get(app.managementPort(), "/actuator/prometheus").body())
@@ -67,7 +73,8 @@ class ManifestProbesIT {
     @Order(2)
     void theTrafficPortServesNoActuatorEndpoint() {
         for (String path : KubernetesManifestsTest.managementPaths()) {
-            assertThat(app.get(app.port(), path).statusCode()).as("GET " + path + " on the traffic port")
+            assertThat(app.get(app.port(), path).statusCode())
+                    .as("GET " + path + " on the traffic port")
                     .isEqualTo(404);
         }
     }
@@ -80,11 +87,14 @@ class ManifestProbesIT {
         double maxHeap = scrape.lines()
                 .filter(line -> line.startsWith("jvm_memory_max_bytes{") && line.contains("area=\"heap\""))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .max().orElseThrow();
-        String percent = KubernetesManifestsTest.flag(KubernetesManifestsTest.envValue("JAVA_TOOL_OPTIONS"),
-                "-XX:MaxRAMPercentage=([0-9.]+)");
-        assertThat(maxHeap).isCloseTo(memoryLimit * Double.parseDouble(percent) / 100,
-                org.assertj.core.data.Percentage.withPercentage(2));
+                .max()
+                .orElseThrow();
+        String percent = KubernetesManifestsTest.flag(
+                KubernetesManifestsTest.envValue("JAVA_TOOL_OPTIONS"), "-XX:MaxRAMPercentage=([0-9.]+)");
+        assertThat(maxHeap)
+                .isCloseTo(
+                        memoryLimit * Double.parseDouble(percent) / 100,
+                        org.assertj.core.data.Percentage.withPercentage(2));
     }
 
     @Test
@@ -92,9 +102,14 @@ class ManifestProbesIT {
     void sigtermStopsTheAppWithinTheGracePeriod() {
         var pod = KubernetesManifestsTest.deployment.getSpec().getTemplate().getSpec();
         long grace = pod.getTerminationGracePeriodSeconds();
-        long preStop = KubernetesManifestsTest.container.getLifecycle().getPreStop().getSleep().getSeconds();
+        long preStop = KubernetesManifestsTest.container
+                .getLifecycle()
+                .getPreStop()
+                .getSleep()
+                .getSeconds();
         assertThat(app.terminate(Duration.ofSeconds(grace - preStop)))
-                .as("exits within terminationGracePeriodSeconds - preStop after SIGTERM").isTrue();
+                .as("exits within terminationGracePeriodSeconds - preStop after SIGTERM")
+                .isTrue();
         assertThat(app.logTail()).contains("Graceful shutdown complete");
     }
 }

@@ -95,11 +95,12 @@ final class Manifests {
                 if (node == null || node.isNull() || node.isEmpty()) {
                     continue;
                 }
-                String type = node.path("apiVersion").asText() + "/" + node.path("kind").asText();
+                String type = node.path("apiVersion").asText() + "/"
+                        + node.path("kind").asText();
                 Class<? extends HasMetadata> model = KINDS.get(type);
                 if (model == null) {
-                    throw new ManifestException(where + ": unexpected apiVersion/kind " + type + "; expected one of "
-                            + KINDS.keySet());
+                    throw new ManifestException(
+                            where + ": unexpected apiVersion/kind " + type + "; expected one of " + KINDS.keySet());
                 }
                 HasMetadata resource;
                 try {
@@ -110,8 +111,8 @@ final class Manifests {
                 List<String> unknown = new ArrayList<>();
                 collectUnknownFields(resource, type, unknown);
                 if (!unknown.isEmpty()) {
-                    throw new ManifestException(where + " (" + type + "): fields unknown to the Kubernetes API: "
-                            + unknown);
+                    throw new ManifestException(
+                            where + " (" + type + "): fields unknown to the Kubernetes API: " + unknown);
                 }
                 documents.add(resource);
             }
@@ -141,7 +142,8 @@ final class Manifests {
             return; // strings, numbers, enums: leaves
         }
         for (Method getter : value.getClass().getMethods()) {
-            if (getter.getParameterCount() != 0 || Modifier.isStatic(getter.getModifiers())
+            if (getter.getParameterCount() != 0
+                    || Modifier.isStatic(getter.getModifiers())
                     || getter.getDeclaringClass() == Object.class) {
                 continue;
             }
@@ -184,7 +186,9 @@ final class Manifests {
     }
 
     <T extends HasMetadata> Optional<T> named(Class<T> type, String name) {
-        return all(type).stream().filter(r -> name.equals(r.getMetadata().getName())).findFirst();
+        return all(type).stream()
+                .filter(r -> name.equals(r.getMetadata().getName()))
+                .findFirst();
     }
 
     static final class ManifestException extends RuntimeException {
@@ -201,14 +205,12 @@ final class Manifests {
      * The subset of {@code kustomization.yaml} this base uses, read with unknown fields failing: a misspelt
      * {@code resources} key would otherwise make kustomize silently apply nothing.
      */
-    record Kustomization(String apiVersion, String kind, List<Labels> labels, List<String> resources,
-                         List<Image> images) {
+    record Kustomization(
+            String apiVersion, String kind, List<Labels> labels, List<String> resources, List<Image> images) {
 
-        record Labels(Map<String, String> pairs, Boolean includeSelectors, Boolean includeTemplates) {
-        }
+        record Labels(Map<String, String> pairs, Boolean includeSelectors, Boolean includeTemplates) {}
 
-        record Image(String name, String newName, String newTag, String digest) {
-        }
+        record Image(String name, String newName, String newTag, String digest) {}
 
         static Kustomization load() {
             try {

@@ -33,8 +33,10 @@ final class PackagedJar implements AutoCloseable {
     private final int port;
     private final int managementPort;
     private final String apiKey;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
 
     private PackagedJar(Process process, Path workDir, Path log, int port, int managementPort, String apiKey) {
         this.process = process;
@@ -52,8 +54,8 @@ final class PackagedJar implements AutoCloseable {
     static PackagedJar start(Map<String, String> env, List<String> args) {
         String jar = System.getProperty("shortgate.test.jar");
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-            throw new IllegalStateException("shortgate.test.jar does not name the packaged jar: " + jar
-                    + " (run through `./mvnw verify`)");
+            throw new IllegalStateException(
+                    "shortgate.test.jar does not name the packaged jar: " + jar + " (run through `./mvnw verify`)");
         }
         try {
             Path workDir = Files.createTempDirectory("shortgate-it-");
@@ -69,13 +71,18 @@ final class PackagedJar implements AutoCloseable {
             command.add("--server.address=127.0.0.1");
             command.add("--management.server.address=127.0.0.1");
             command.addAll(args);
-            ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().keySet().removeIf(name -> name.startsWith("SPRING_") || name.startsWith("SHORTGATE_")
-                    || name.equals("JAVA_TOOL_OPTIONS"));
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment()
+                    .keySet()
+                    .removeIf(name -> name.startsWith("SPRING_")
+                            || name.startsWith("SHORTGATE_")
+                            || name.equals("JAVA_TOOL_OPTIONS"));
             builder.environment().putAll(env);
-            PackagedJar app = new PackagedJar(builder.start(), workDir, log, port, managementPort,
-                    env.get("SHORTGATE_ADMIN_KEY"));
+            PackagedJar app = new PackagedJar(
+                    builder.start(), workDir, log, port, managementPort, env.get("SHORTGATE_ADMIN_KEY"));
             app.awaitReady(Duration.ofSeconds(120));
             return app;
         } catch (IOException e) {
@@ -100,7 +107,8 @@ final class PackagedJar implements AutoCloseable {
     }
 
     HttpResponse<String> postJson(String path, String json) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(port, path)).header("Content-Type", "application/json")
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(port, path))
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json));
         if (apiKey != null) {
             request.header("X-Api-Key", apiKey);
@@ -112,8 +120,8 @@ final class PackagedJar implements AutoCloseable {
         try {
             return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new UncheckedIOException(e.toString() + "\n--- app log tail ---\n" + logTail() + "\n--- threads ---\n"
-                    + threadDump(), e);
+            throw new UncheckedIOException(
+                    e.toString() + "\n--- app log tail ---\n" + logTail() + "\n--- threads ---\n" + threadDump(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -123,8 +131,13 @@ final class PackagedJar implements AutoCloseable {
     /** The app's threads (jcmd Thread.print), so a request that timed out can be diagnosed from the CI log. */
     private String threadDump() {
         try {
-            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(process.pid()), "Thread.print").redirectErrorStream(true).start();
+            Process jcmd = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                    .toString(),
+                            Long.toString(process.pid()),
+                            "Thread.print")
+                    .redirectErrorStream(true)
+                    .start();
             String dump = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             jcmd.waitFor(30, TimeUnit.SECONDS);
             return dump;
@@ -142,15 +155,23 @@ final class PackagedJar implements AutoCloseable {
 
     private void awaitReady(Duration timeout) {
         try {
-            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreExceptionsInstanceOf(IOException.class)
+            Awaitility.await()
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptionsInstanceOf(IOException.class)
                     .until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException(
                                     "The jar exited with " + process.exitValue() + ":\n" + logTail());
                         }
-                        return http.send(HttpRequest.newBuilder(uri(managementPort, "/actuator/health/readiness"))
-                                        .timeout(Duration.ofSeconds(2)).build(),
-                                HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+                        return http.send(
+                                                HttpRequest.newBuilder(
+                                                                uri(managementPort, "/actuator/health/readiness"))
+                                                        .timeout(Duration.ofSeconds(2))
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.ofString())
+                                        .statusCode()
+                                == 200;
                     });
         } catch (ConditionTimeoutException e) {
             close();
@@ -184,7 +205,8 @@ final class PackagedJar implements AutoCloseable {
             process.destroyForcibly();
         }
         try (Stream<Path> files = Files.walk(workDir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {
             // best effort: a temp directory
         }

@@ -29,12 +29,19 @@ class ScaleOutQueriesTest {
     private static final Path SOURCES = Path.of("src/main/java/dev/shortgate");
     /** Where a statement is made: a {@code DatabaseClient.sql(...)} or a multi-row INSERT. */
     private static final Pattern STATEMENT = Pattern.compile("\\.sql\\(|(?<![A-Za-z])multiRow\\(");
-    private static final Set<String> HOT_PATHS = Set.of("redirect", "create", "visit-write");
-    private static final Set<String> UNSHARDED_TABLES = Set.of("api_key", "shortgate_setting", "visit_flush", "code_pool",
-            "code_sequence", "tag", "link_create_key", "orphan_visit_stats");
 
-    record Row(String className, String fragment, String path, String key) {
-    }
+    private static final Set<String> HOT_PATHS = Set.of("redirect", "create", "visit-write");
+    private static final Set<String> UNSHARDED_TABLES = Set.of(
+            "api_key",
+            "shortgate_setting",
+            "visit_flush",
+            "code_pool",
+            "code_sequence",
+            "tag",
+            "link_create_key",
+            "orphan_visit_stats");
+
+    record Row(String className, String fragment, String path, String key) {}
 
     static List<Row> rows;
 
@@ -43,7 +50,8 @@ class ScaleOutQueriesTest {
         String doc = Files.readString(DOC);
         String table = doc.substring(doc.indexOf("<!-- queries:start -->"), doc.indexOf("<!-- queries:end -->"));
         rows = new ArrayList<>();
-        Matcher row = Pattern.compile("(?m)^\\| `([^`]+)` \\| `(.+)` \\| ([a-z-]+) \\| ([a-z_]+) \\|$").matcher(table);
+        Matcher row = Pattern.compile("(?m)^\\| `([^`]+)` \\| `(.+)` \\| ([a-z-]+) \\| ([a-z_]+) \\|$")
+                .matcher(table);
         while (row.find()) {
             rows.add(new Row(row.group(1), row.group(2), row.group(3), row.group(4)));
         }
@@ -58,15 +66,19 @@ class ScaleOutQueriesTest {
                 if (file.getFileName().toString().equals("MultiRowSql.java")) {
                     continue; // defines multiRow(): the statements are its callers'
                 }
-                long statements = STATEMENT.matcher(Files.readString(file)).results().count();
+                long statements =
+                        STATEMENT.matcher(Files.readString(file)).results().count();
                 if (statements > 0) {
-                    String name = SOURCES.relativize(file).toString().replace('\\', '/').replace(".java", "");
+                    String name = SOURCES.relativize(file)
+                            .toString()
+                            .replace('\\', '/')
+                            .replace(".java", "");
                     inCode.put(name, statements);
                 }
             }
         }
-        Map<String, Long> listed = rows.stream()
-                .collect(Collectors.groupingBy(Row::className, TreeMap::new, Collectors.counting()));
+        Map<String, Long> listed =
+                rows.stream().collect(Collectors.groupingBy(Row::className, TreeMap::new, Collectors.counting()));
 
         assertThat(listed).isEqualTo(inCode);
     }
@@ -77,30 +89,42 @@ class ScaleOutQueriesTest {
             String source = Files.readString(SOURCES.resolve(row.className() + ".java"));
             int first = source.indexOf(row.fragment());
             assertThat(first).as("%s in %s", row.fragment(), row.className()).isNotNegative();
-            assertThat(source.indexOf(row.fragment(), first + 1)).as("%s twice in %s", row.fragment(), row.className())
+            assertThat(source.indexOf(row.fragment(), first + 1))
+                    .as("%s twice in %s", row.fragment(), row.className())
                     .isNegative();
         }
     }
 
     @Test
     void noStatementOnTheRedirectCreateOrVisitWritePathsAsksEveryShard() {
-        assertThat(rows).filteredOn(row -> HOT_PATHS.contains(row.path())).isNotEmpty().allSatisfy(row -> {
-            switch (row.key()) {
-                // a list of keys (a batch) routes to the shards of those keys, as one key routes to its shard
-                case "code" -> assertThat(row.fragment()).as(row.className())
-                        .containsPattern("code = :code|\\(code|, code,|code IN \\(");
-                case "long_url_hash" -> assertThat(row.fragment()).as(row.className())
-                        .containsPattern("long_url_hash = :hash|long_url_hash IN \\(");
-                // orphan visits belong to no link: their raw rows shard by their own id, one insert per shard
-                case "id" -> assertThat(row.fragment()).as(row.className()).containsPattern("\\(id, ");
-                case "unsharded" -> assertThat(UNSHARDED_TABLES).as(row.fragment())
-                        .anyMatch(table -> row.fragment().matches(".*\\b" + table + "\\b.*"));
-                default -> throw new AssertionError(row + " is on a hot path but keyed by " + row.key());
-            }
-        });
-        assertThat(rows).extracting(Row::path).allMatch(Set.of("redirect", "create", "visit-write", "api", "startup",
-                "background")::contains);
-        assertThat(rows).extracting(Row::key)
+        assertThat(rows)
+                .filteredOn(row -> HOT_PATHS.contains(row.path()))
+                .isNotEmpty()
+                .allSatisfy(row -> {
+                    switch (row.key()) {
+                        // a list of keys (a batch) routes to the shards of those keys, as one key routes to its shard
+                        case "code" ->
+                            assertThat(row.fragment())
+                                    .as(row.className())
+                                    .containsPattern("code = :code|\\(code|, code,|code IN \\(");
+                        case "long_url_hash" ->
+                            assertThat(row.fragment())
+                                    .as(row.className())
+                                    .containsPattern("long_url_hash = :hash|long_url_hash IN \\(");
+                        // orphan visits belong to no link: their raw rows shard by their own id, one insert per shard
+                        case "id" ->
+                            assertThat(row.fragment()).as(row.className()).containsPattern("\\(id, ");
+                        case "unsharded" ->
+                            assertThat(UNSHARDED_TABLES).as(row.fragment()).anyMatch(table -> row.fragment()
+                                    .matches(".*\\b" + table + "\\b.*"));
+                        default -> throw new AssertionError(row + " is on a hot path but keyed by " + row.key());
+                    }
+                });
+        assertThat(rows)
+                .extracting(Row::path)
+                .allMatch(Set.of("redirect", "create", "visit-write", "api", "startup", "background")::contains);
+        assertThat(rows)
+                .extracting(Row::key)
                 .allMatch(Set.of("code", "long_url_hash", "id", "unsharded", "scatter")::contains);
     }
 }

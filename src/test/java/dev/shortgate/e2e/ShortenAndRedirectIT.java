@@ -34,17 +34,25 @@ class ShortenAndRedirectIT {
         });
         target.start();
         // --SHORTGATE_BASE_URL=...: the documented variable name works as a command-line argument too
-        try (JarProcess app = JarProcess.start(Map.of("SHORTGATE_BASE_URL", "https://sho.rt",
-                // the target is on loopback, which the URL policy refuses unless told otherwise
-                "shortgate.security.url.allow-private-hosts", "true"),
+        try (JarProcess app = JarProcess.start(
+                Map.of(
+                        "SHORTGATE_BASE_URL",
+                        "https://sho.rt",
+                        // the target is on loopback, which the URL policy refuses unless told otherwise
+                        "shortgate.security.url.allow-private-hosts",
+                        "true"),
                 Map.of("SHORTGATE_ADMIN_KEY", "e2e-admin-key-0123456789"))) {
             String targetUrl = "http://127.0.0.1:" + target.getAddress().getPort() + "/landing?from=e2e";
-            HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+            HttpClient client = HttpClient.newBuilder()
+                    .followRedirects(HttpClient.Redirect.NORMAL)
+                    .build();
 
-            HttpResponse<String> created = client.send(HttpRequest.newBuilder(URI.create(app.baseUrl() + "/api/v1/links"))
-                    .header("Content-Type", "application/json")
-                    .header("X-Api-Key", "e2e-admin-key-0123456789")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + targetUrl + "\"}")).build(),
+            HttpResponse<String> created = client.send(
+                    HttpRequest.newBuilder(URI.create(app.baseUrl() + "/api/v1/links"))
+                            .header("Content-Type", "application/json")
+                            .header("X-Api-Key", "e2e-admin-key-0123456789")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + targetUrl + "\"}"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
             Matcher code = Pattern.compile("\"code\":\"([0-9a-zA-Z]{7})\"").matcher(created.body());
@@ -52,7 +60,8 @@ class ShortenAndRedirectIT {
             assertThat(created.body()).contains("\"shortUrl\":\"https://sho.rt/" + code.group(1) + "\"");
 
             HttpResponse<String> followed = client.send(
-                    HttpRequest.newBuilder(URI.create(app.baseUrl() + "/" + code.group(1))).build(),
+                    HttpRequest.newBuilder(URI.create(app.baseUrl() + "/" + code.group(1)))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(followed.statusCode()).isEqualTo(200);
             assertThat(followed.body()).isEqualTo("landed from=e2e");
@@ -62,9 +71,11 @@ class ShortenAndRedirectIT {
             });
 
             HttpResponse<String> metrics = client.send(
-                    HttpRequest.newBuilder(URI.create(app.managementUrl() + "/actuator/prometheus")).build(),
+                    HttpRequest.newBuilder(URI.create(app.managementUrl() + "/actuator/prometheus"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertThat(metrics.body()).contains("shortgate_redirect_seconds_count{application=\"shortgate\",outcome=\"found\"");
+            assertThat(metrics.body())
+                    .contains("shortgate_redirect_seconds_count{application=\"shortgate\",outcome=\"found\"");
         } catch (IOException | RuntimeException e) {
             throw e;
         } finally {

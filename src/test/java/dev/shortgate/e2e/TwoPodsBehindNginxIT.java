@@ -45,21 +45,31 @@ class TwoPodsBehindNginxIT {
     static JarProcess podB;
     static Nginx nginx;
     static final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     @BeforeAll
     static void start() throws IOException {
         String redisUrl = TestServers.redisUrl();
         database = TestServers.newDatabase();
         Map<String, String> settings = Map.of(
-                "spring.r2dbc.url", database.r2dbcUrl(),
-                "spring.data.redis.url", redisUrl,
-                "shortgate.redirect.redis.key-prefix", TestServers.newRedisPrefix(),
-                "shortgate.redirect.near-cache.ttl", "10m",
-                "shortgate.visit.trusted-proxies", Nginx.UPSTREAM_SOURCE + "/32",
-                "shortgate.visit.store-raw-ip", "true",
-                "shortgate.security.rate-limit.api-capacity", "100000",
-                "shortgate.security.rate-limit.api-refill", "100000");
+                "spring.r2dbc.url",
+                database.r2dbcUrl(),
+                "spring.data.redis.url",
+                redisUrl,
+                "shortgate.redirect.redis.key-prefix",
+                TestServers.newRedisPrefix(),
+                "shortgate.redirect.near-cache.ttl",
+                "10m",
+                "shortgate.visit.trusted-proxies",
+                Nginx.UPSTREAM_SOURCE + "/32",
+                "shortgate.visit.store-raw-ip",
+                "true",
+                "shortgate.security.rate-limit.api-capacity",
+                "100000",
+                "shortgate.security.rate-limit.api-refill",
+                "100000");
         podA = JarProcess.start(settings, Map.of("SHORTGATE_ADMIN_KEY", KEY));
         podB = JarProcess.start(settings, Map.of("SHORTGATE_ADMIN_KEY", KEY));
         nginx = Nginx.inFrontOf(List.of(port(podA), port(podB)));
@@ -93,44 +103,67 @@ class TwoPodsBehindNginxIT {
         String code = codeOf(create("https://example.com/edit-me"));
         answersOfBothPods("/" + code); // both pods now hold it in their near cache
 
-        assertThat(send(request("/api/v1/links/" + code).method("PATCH", HttpRequest.BodyPublishers.ofString(
-                "{\"url\":\"https://example.com/edited\"}")).header("Content-Type", "application/merge-patch+json"))
-                .statusCode()).isEqualTo(200);
+        assertThat(send(request("/api/v1/links/" + code)
+                                .method(
+                                        "PATCH",
+                                        HttpRequest.BodyPublishers.ofString("{\"url\":\"https://example.com/edited\"}"))
+                                .header("Content-Type", "application/merge-patch+json"))
+                        .statusCode())
+                .isEqualTo(200);
         // Every request sent a second after the change answers the new state (the near-cache TTL is 10 minutes, so
         // only the invalidation can have brought it): judged by when requests are sent, not how fast a loaded
         // machine answers them.
         oneSecondAfter(System.nanoTime());
-        assertThat(answersOfBothPods("/" + code)).allSatisfy(answer ->
-                assertThat(answer.headers().firstValue("Location")).hasValue("https://example.com/edited"));
+        assertThat(answersOfBothPods("/" + code))
+                .allSatisfy(answer ->
+                        assertThat(answer.headers().firstValue("Location")).hasValue("https://example.com/edited"));
 
         assertThat(send(request("/api/v1/links/" + code).DELETE()).statusCode()).isEqualTo(204);
         oneSecondAfter(System.nanoTime());
-        assertThat(answersOfBothPods("/" + code)).allSatisfy(answer -> assertThat(answer.statusCode()).isEqualTo(404));
+        assertThat(answersOfBothPods("/" + code))
+                .allSatisfy(answer -> assertThat(answer.statusCode()).isEqualTo(404));
     }
 
     private static void oneSecondAfter(long start) {
         long due = start + Duration.ofSeconds(1).toNanos();
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> System.nanoTime() >= due);
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> System.nanoTime() >= due);
     }
 
     @Test
     void twiceFiftyConcurrentCreatesOfOneUrlGiveOneCode() throws Exception {
         String url = "https://example.com/stampede?n=" + System.nanoTime();
-        HttpRequest create = request("/api/v1/links").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + url + "\"}")).build();
+        HttpRequest create = request("/api/v1/links")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + url + "\"}"))
+                .build();
         List<CompletableFuture<HttpResponse<String>>> creates = IntStream.range(0, 100)
-                .mapToObj(i -> sendRetryingShed(create, 5)).toList();
+                .mapToObj(i -> sendRetryingShed(create, 5))
+                .toList();
 
-        List<HttpResponse<String>> answers = creates.stream().map(CompletableFuture::join).toList();
-        assertThat(answers).allSatisfy(answer -> assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201));
-        assertThat(answers.stream().map(answer -> answer.headers().firstValue("X-Upstream").orElseThrow())
-                .distinct()).as("both pods created").hasSize(2);
-        assertThat(answers.stream().map(TwoPodsBehindNginxIT::codeOf).distinct()).hasSize(1);
+        List<HttpResponse<String>> answers =
+                creates.stream().map(CompletableFuture::join).toList();
+        assertThat(answers)
+                .allSatisfy(answer ->
+                        assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201));
+        assertThat(answers.stream()
+                        .map(answer -> answer.headers().firstValue("X-Upstream").orElseThrow())
+                        .distinct())
+                .as("both pods created")
+                .hasSize(2);
+        assertThat(answers.stream().map(TwoPodsBehindNginxIT::codeOf).distinct())
+                .hasSize(1);
         // one 201 at most: a create that made the row but answered 503 (and was retried) leaves only 200s
-        assertThat(answers.stream().filter(answer -> answer.statusCode() == 201)).hasSizeLessThanOrEqualTo(1);
+        assertThat(answers.stream().filter(answer -> answer.statusCode() == 201))
+                .hasSizeLessThanOrEqualTo(1);
         String listed = send(request("/api/v1/links?limit=100").GET()).body();
-        assertThat(Pattern.compile(Pattern.quote("\"url\":\"" + url + "\"")).matcher(listed).results().count())
-                .as("links of the URL in %s", listed).isEqualTo(1);
+        assertThat(Pattern.compile(Pattern.quote("\"url\":\"" + url + "\""))
+                        .matcher(listed)
+                        .results()
+                        .count())
+                .as("links of the URL in %s", listed)
+                .isEqualTo(1);
     }
 
     @Test
@@ -143,15 +176,19 @@ class TwoPodsBehindNginxIT {
         assertThat(rawGet("127.0.0.4", port(podA), "/" + code, "203.0.113.7")).startsWith("HTTP/1.1 302");
 
         // A pod's first visit builds its user-agent parser first: many seconds on a loaded machine.
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            String visits = send(request("/api/v1/links/" + code + "/visits?limit=10").GET()).body();
-            Matcher ips = Pattern.compile("\"ip\":\"([^\"]*)\"").matcher(visits);
-            Set<String> recorded = new HashSet<>();
-            while (ips.find()) {
-                recorded.add(ips.group(1));
-            }
-            assertThat(recorded).as(visits).containsExactlyInAnyOrder("127.0.0.2", "127.0.0.4");
-        });
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    String visits = send(request("/api/v1/links/" + code + "/visits?limit=10")
+                                    .GET())
+                            .body();
+                    Matcher ips = Pattern.compile("\"ip\":\"([^\"]*)\"").matcher(visits);
+                    Set<String> recorded = new HashSet<>();
+                    while (ips.find()) {
+                        recorded.add(ips.group(1));
+                    }
+                    assertThat(recorded).as(visits).containsExactlyInAnyOrder("127.0.0.2", "127.0.0.4");
+                });
     }
 
     /**
@@ -159,10 +196,12 @@ class TwoPodsBehindNginxIT {
      * client does, up to {@code attempts} times in all.
      */
     private static CompletableFuture<HttpResponse<String>> sendRetryingShed(HttpRequest request, int attempts) {
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenCompose(answer ->
-                answer.statusCode() == 503 && attempts > 1
-                        ? CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
-                                200, java.util.concurrent.TimeUnit.MILLISECONDS))
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .thenCompose(answer -> answer.statusCode() == 503 && attempts > 1
+                        ? CompletableFuture.supplyAsync(
+                                        () -> null,
+                                        CompletableFuture.delayedExecutor(
+                                                200, java.util.concurrent.TimeUnit.MILLISECONDS))
                                 .thenCompose(ignored -> sendRetryingShed(request, attempts - 1))
                         : CompletableFuture.completedFuture(answer));
     }
@@ -179,7 +218,8 @@ class TwoPodsBehindNginxIT {
     }
 
     private static HttpResponse<String> create(String url) throws Exception {
-        HttpResponse<String> created = send(request("/api/v1/links").header("Content-Type", "application/json")
+        HttpResponse<String> created = send(request("/api/v1/links")
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + url + "\"}")));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         return created;
@@ -192,7 +232,8 @@ class TwoPodsBehindNginxIT {
     }
 
     private static HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(nginx.baseUrl() + path)).header("X-Api-Key", KEY)
+        return HttpRequest.newBuilder(URI.create(nginx.baseUrl() + path))
+                .header("X-Api-Key", KEY)
                 .timeout(Duration.ofSeconds(30));
     }
 
@@ -208,7 +249,8 @@ class TwoPodsBehindNginxIT {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(("GET " + path + " HTTP/1.1\r\nHost: sho.rt\r\nX-Forwarded-For: " + forwardedFor
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
             return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);

@@ -20,20 +20,43 @@ class CaseSensitiveCodesIT {
         create("aB", "https://example.com/lower-a");
         create("Ab", "https://example.com/upper-a");
 
-        pods.app().web().get().uri("/aB").exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/lower-a");
-        pods.app().web().get().uri("/Ab").exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/upper-a");
+        pods.app()
+                .web()
+                .get()
+                .uri("/aB")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/lower-a");
+        pods.app()
+                .web()
+                .get()
+                .uri("/Ab")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/upper-a");
         pods.app().web().get().uri("/ab").exchange().expectStatus().isNotFound();
-        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE code IN ('aB', 'Ab')")).isEqualTo(2);
-        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE code = 'ab'")).isZero();
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE code IN ('aB', 'Ab')"))
+                .isEqualTo(2);
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE code = 'ab'"))
+                .isZero();
     }
 
     private static void create(String alias, String url) {
-        pods.app().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        pods.app()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", url, "alias", alias))
                 .exchange()
-                .expectStatus().isCreated()
-                .expectBody().jsonPath("$.code").isEqualTo(alias);
+                .expectStatus()
+                .isCreated()
+                .expectBody()
+                .jsonPath("$.code")
+                .isEqualTo(alias);
     }
 }

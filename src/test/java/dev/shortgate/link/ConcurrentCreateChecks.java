@@ -30,20 +30,22 @@ abstract class ConcurrentCreateChecks {
     abstract Pods pods();
 
     static Pods twoPods(String strategy) {
-        return Pods.onMariaDb().with("shortgate.codegen.secret", "concurrent-create-it-secret")
+        return Pods.onMariaDb()
+                .with("shortgate.codegen.secret", "concurrent-create-it-secret")
                 .with("shortgate.codegen.strategy", strategy)
-                .with("shortgate.codegen.pool.low-water", 500).with("shortgate.codegen.pool.high-water", 2000)
+                .with("shortgate.codegen.pool.low-water", 500)
+                .with("shortgate.codegen.pool.high-water", 2000)
                 .count(2);
     }
 
-    record Outcome(int status, String code) {
-    }
+    record Outcome(int status, String code) {}
 
     @Test
     void fiftyConcurrentCreatesOnEachOfTwoPodsMakeOneRowAndOneCode() {
         String url = "https://example.com/race?x=1";
         List<Outcome> outcomes = Flux.merge(creates(pods().a(), url, 50), creates(pods().b(), url, 50))
-                .collectList().block(Duration.ofSeconds(60));
+                .collectList()
+                .block(Duration.ofSeconds(60));
 
         assertThat(outcomes).hasSize(100);
         assertThat(outcomes).allSatisfy(o -> assertThat(o.status()).isIn(200, 201));
@@ -56,8 +58,8 @@ abstract class ConcurrentCreateChecks {
 
     @Test
     void concurrentCreatesOfDistinctUrlsAllSucceedWithDistinctCodes() {
-        Flux<Outcome> many = Flux.range(0, 200).flatMap(i -> create(i % 2 == 0 ? pods().a() : pods().b(),
-                "https://example.com/distinct/" + i), 64);
+        Flux<Outcome> many = Flux.range(0, 200)
+                .flatMap(i -> create(i % 2 == 0 ? pods().a() : pods().b(), "https://example.com/distinct/" + i), 64);
         List<Outcome> outcomes = many.collectList().block(Duration.ofSeconds(60));
         assertThat(outcomes).allSatisfy(o -> assertThat(o.status()).isEqualTo(201));
         assertThat(outcomes.stream().map(Outcome::code).distinct().count()).isEqualTo(200);
@@ -78,21 +80,32 @@ abstract class ConcurrentCreateChecks {
         int links = 10;
         List<String> codes = Flux.range(0, links)
                 .flatMap(i -> create(pods().a(), "https://example.com/to-patch/" + i))
-                .map(Outcome::code).collectList().block(Duration.ofSeconds(30));
+                .map(Outcome::code)
+                .collectList()
+                .block(Duration.ofSeconds(30));
 
         List<Integer> statuses = Flux.fromIterable(codes)
-                .flatMap(code -> Flux.range(0, patches.size()).flatMap(i -> patch(i % 2 == 0 ? pods().a() : pods().b(),
-                        code, patches.get(i)), patches.size()), links * patches.size())
-                .collectList().block(Duration.ofSeconds(60));
+                .flatMap(
+                        code -> Flux.range(0, patches.size())
+                                .flatMap(
+                                        i -> patch(i % 2 == 0 ? pods().a() : pods().b(), code, patches.get(i)),
+                                        patches.size()),
+                        links * patches.size())
+                .collectList()
+                .block(Duration.ofSeconds(60));
 
         assertThat(statuses).hasSize(links * patches.size()).containsOnly(200);
         for (String code : codes) {
-            Map<String, Object> link = WebClient.create("http://127.0.0.1:" + pods().b().port()).get()
+            Map<String, Object> link = WebClient.create(
+                            "http://127.0.0.1:" + pods().b().port())
+                    .get()
                     .uri("/api/v1/links/" + code)
-                    .header("X-Api-Key", TestServers.ADMIN_KEY).retrieve()
-                    .bodyToMono(new org.springframework.core.ParameterizedTypeReference<Map<String, Object>>() { })
+                    .header("X-Api-Key", TestServers.ADMIN_KEY)
+                    .retrieve()
+                    .bodyToMono(new org.springframework.core.ParameterizedTypeReference<Map<String, Object>>() {})
                     .block(Duration.ofSeconds(10));
-            assertThat(link).as(code)
+            assertThat(link)
+                    .as(code)
                     .containsEntry("url", "https://example.com/patched")
                     .containsEntry("redirectStatus", 307)
                     .containsEntry("forwardQuery", true)
@@ -102,11 +115,14 @@ abstract class ConcurrentCreateChecks {
     }
 
     private static Mono<Integer> patch(RunningApp app, String code, Map<String, Object> patch) {
-        return WebClient.create("http://127.0.0.1:" + app.port()).patch().uri("/api/v1/links/" + code)
+        return WebClient.create("http://127.0.0.1:" + app.port())
+                .patch()
+                .uri("/api/v1/links/" + code)
                 .contentType(MediaType.valueOf("application/merge-patch+json"))
                 .header("X-Api-Key", TestServers.ADMIN_KEY)
                 .bodyValue(patch)
-                .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value()));
+                .exchangeToMono(response ->
+                        response.releaseBody().thenReturn(response.statusCode().value()));
     }
 
     private Flux<Outcome> creates(RunningApp app, String url, int n) {
@@ -114,7 +130,9 @@ abstract class ConcurrentCreateChecks {
     }
 
     private static Mono<Outcome> create(RunningApp app, String url) {
-        return WebClient.create("http://127.0.0.1:" + app.port()).post().uri("/api/v1/links")
+        return WebClient.create("http://127.0.0.1:" + app.port())
+                .post()
+                .uri("/api/v1/links")
                 .contentType(MediaType.APPLICATION_JSON)
                 .header("X-Api-Key", TestServers.ADMIN_KEY)
                 .bodyValue(Map.of("url", url))

@@ -3,7 +3,9 @@ package dev.shortgate.link;
 import org.springframework.test.context.TestPropertySource;
 
 /** {@link LinkLifecycleTest} with links split over 62 tables by their first character. */
-@TestPropertySource(properties = {"shortgate.storage.table-split=first-char",
-        "spring.r2dbc.url=r2dbc:h2:mem:///lifecycle-split?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
-class LinkLifecycleSplitTest extends LinkLifecycleTest {
-}
+@TestPropertySource(
+        properties = {
+            "shortgate.storage.table-split=first-char",
+            "spring.r2dbc.url=r2dbc:h2:mem:///lifecycle-split?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
+        })
+class LinkLifecycleSplitTest extends LinkLifecycleTest {}

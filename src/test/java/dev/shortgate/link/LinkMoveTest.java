@@ -26,11 +26,14 @@ import reactor.test.StepVerifier;
  * Links written in the one-table layout ({@code link}) keep working in the split layout, and the move command takes
  * them into their tables in batches while they are read, created against and changed.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "shortgate.security.admin-key=" + LinkMoveTest.KEY,
-        "shortgate.storage.table-split=first-char",
-        "shortgate.storage.move-batch-size=3",
-        "spring.r2dbc.url=r2dbc:h2:mem:///linkmove?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "shortgate.security.admin-key=" + LinkMoveTest.KEY,
+            "shortgate.storage.table-split=first-char",
+            "shortgate.storage.move-batch-size=3",
+            "spring.r2dbc.url=r2dbc:h2:mem:///linkmove?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
+        })
 @AutoConfigureWebTestClient(timeout = "30s")
 class LinkMoveTest {
 
@@ -60,25 +63,44 @@ class LinkMoveTest {
     void rowsNotMovedYetRedirectAreFoundAndKeepTheirCodes() {
         legacy("oLd001", "https://example.com/legacy/found");
 
-        web.get().uri("/oLd001").exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/legacy/found");
-        web.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/legacy/found", "length", 6)).exchange()
-                .expectStatus().isOk().expectBody().jsonPath("$.code").isEqualTo("oLd001");
-        web.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/legacy/other", "alias", "oLd001")).exchange()
-                .expectStatus().isEqualTo(409);
+        web.get()
+                .uri("/oLd001")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/legacy/found");
+        web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/legacy/found", "length", 6))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.code")
+                .isEqualTo("oLd001");
+        web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/legacy/other", "alias", "oLd001"))
+                .exchange()
+                .expectStatus()
+                .isEqualTo(409);
         assertThat(count("SELECT COUNT(*) AS n FROM " + LinkTables.splitTable("oLd001") + " WHERE code = 'oLd001'"))
                 .isZero();
     }
 
     @Test
     void moveTakesEveryRowToItsTableWhileReadsKeepFindingIt() {
-        List<String> codes = IntStream.range(0, 20).mapToObj(i -> "0aAzZ".charAt(i % 5) + "mv00" + i).toList();
+        List<String> codes = IntStream.range(0, 20)
+                .mapToObj(i -> "0aAzZ".charAt(i % 5) + "mv00" + i)
+                .toList();
         codes.forEach(code -> legacy(code, "https://example.com/moving/" + code));
 
         Flux<Boolean> reads = Flux.range(0, 400).concatMap(i -> links.findByCode(codes.get(i % codes.size()))
-                .map(link -> link.url().endsWith(link.code())).defaultIfEmpty(false));
+                .map(link -> link.url().endsWith(link.code()))
+                .defaultIfEmpty(false));
         StepVerifier.create(Mono.zip(move.moveAll(), reads.all(found -> found)))
                 .assertNext(done -> {
                     assertThat(done.getT1()).isGreaterThanOrEqualTo(codes.size());
@@ -88,45 +110,94 @@ class LinkMoveTest {
 
         assertThat(count("SELECT COUNT(*) AS n FROM link")).isZero();
         for (String code : codes) {
-            assertThat(count("SELECT COUNT(*) AS n FROM " + LinkTables.splitTable(code) + " WHERE code = '" + code + "'"))
-                    .as(code).isEqualTo(1);
+            assertThat(count("SELECT COUNT(*) AS n FROM " + LinkTables.splitTable(code) + " WHERE code = '" + code
+                            + "'"))
+                    .as(code)
+                    .isEqualTo(1);
         }
-        assertThat(count("SELECT COUNT(*) AS n FROM link_create_key WHERE code LIKE '_mv00%'")).isEqualTo(codes.size());
+        assertThat(count("SELECT COUNT(*) AS n FROM link_create_key WHERE code LIKE '_mv00%'"))
+                .isEqualTo(codes.size());
     }
 
     @Test
     void movedLinksAreFoundChangedAndDeletedAndTheirCodesStayTaken() {
         legacy("mOved1", "https://example.com/legacy/moved");
 
-        management().post().uri("/actuator/linktables").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.rowsInLink").isEqualTo(0);
-        management().get().uri("/actuator/linktables").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.tableSplit").isEqualTo("first-char").jsonPath("$.rowsInLink").isEqualTo(0);
+        management()
+                .post()
+                .uri("/actuator/linktables")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.rowsInLink")
+                .isEqualTo(0);
+        management()
+                .get()
+                .uri("/actuator/linktables")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.tableSplit")
+                .isEqualTo("first-char")
+                .jsonPath("$.rowsInLink")
+                .isEqualTo(0);
 
-        web.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/legacy/moved", "length", 6)).exchange()
-                .expectStatus().isOk().expectBody().jsonPath("$.code").isEqualTo("mOved1");
-        web.patch().uri("/api/v1/links/mOved1").contentType(MERGE_PATCH).bodyValue(Map.of("redirectStatus", 307))
-                .exchange().expectStatus().isOk();
+        web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/legacy/moved", "length", 6))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.code")
+                .isEqualTo("mOved1");
+        web.patch()
+                .uri("/api/v1/links/mOved1")
+                .contentType(MERGE_PATCH)
+                .bodyValue(Map.of("redirectStatus", 307))
+                .exchange()
+                .expectStatus()
+                .isOk();
         web.get().uri("/mOved1").exchange().expectStatus().isEqualTo(307);
         assertThat(count("SELECT COUNT(*) AS n FROM link_create_key WHERE code = 'mOved1'"))
-                .as("a changed link leaves find-if-exists, and its claim goes").isZero();
+                .as("a changed link leaves find-if-exists, and its claim goes")
+                .isZero();
         web.delete().uri("/api/v1/links/mOved1").exchange().expectStatus().isNoContent();
-        web.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/legacy/new", "alias", "mOved1")).exchange()
-                .expectStatus().isEqualTo(409);
+        web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/legacy/new", "alias", "mOved1"))
+                .exchange()
+                .expectStatus()
+                .isEqualTo(409);
     }
 
     /** A live generated link written as the one-table layout wrote it, create key included. */
     private void legacy(String code, String url) {
-        Link link = new Link(code, url, 302, false, Instant.now().truncatedTo(ChronoUnit.MILLIS), null, null, false,
-                false, null, null);
+        Link link = new Link(
+                code,
+                url,
+                302,
+                false,
+                Instant.now().truncatedTo(ChronoUnit.MILLIS),
+                null,
+                null,
+                false,
+                false,
+                null,
+                null);
         db.sql("INSERT INTO link (code, long_url, long_url_hash, alias, redirect_status, created_at, create_key) "
                         + "VALUES (:code, :url, :hash, FALSE, 302, :createdAt, :key)")
-                .bind("code", code).bind("url", url).bind("hash", LinkRepository.hash(url))
+                .bind("code", code)
+                .bind("url", url)
+                .bind("hash", LinkRepository.hash(url))
                 .bind("createdAt", LinkRepository.toDb(link.createdAt()))
                 .bind("key", LinkRepository.createKey(link, code.length()))
-                .then().block(Duration.ofSeconds(10));
+                .then()
+                .block(Duration.ofSeconds(10));
     }
 
     private long count(String sql) {
@@ -134,7 +205,9 @@ class LinkMoveTest {
     }
 
     private WebTestClient management() {
-        return WebTestClient.bindToServer().baseUrl("http://localhost:" + managementPort)
-                .responseTimeout(Duration.ofSeconds(30)).build();
+        return WebTestClient.bindToServer()
+                .baseUrl("http://localhost:" + managementPort)
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
     }
 }

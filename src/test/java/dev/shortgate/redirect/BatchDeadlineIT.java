@@ -32,15 +32,19 @@ class BatchDeadlineIT {
     static final Duration BATCH_DEADLINE = Duration.ofSeconds(2);
     /** How long an announcement may take in the background (the load deadline), and so a create may wait for it. */
     static final Duration ANNOUNCE_LIMIT = Duration.ofSeconds(3);
+
     static final StalledRedis redis = StalledRedis.relayingToTestRedis();
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedis().with("spring.data.redis.url", redis.url())
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
+            .with("spring.data.redis.url", redis.url())
             .with("shortgate.api.batch-deadline", BATCH_DEADLINE.toMillis() + "ms")
             // Redis calls wait 1.5 s for a silent Redis, and a create waits for its whole announcement (the guard and
             // the link, then the invalidation: 3 s, the load deadline): new items of a batch then cannot finish within
             // its 2 s deadline. (At 1 s a call, the announcement took about as long as the deadline: a coin toss.)
-            .with("shortgate.redirect.redis.timeout", "1500ms").with("shortgate.redirect.redis.queueing-limit", "1500ms")
+            .with("shortgate.redirect.redis.timeout", "1500ms")
+            .with("shortgate.redirect.redis.queueing-limit", "1500ms")
             // Lettuce's own command timeout (500 ms by default here) would end each call first
             .with("spring.data.redis.timeout", "10s")
             .with("shortgate.redirect.near-cache.load-deadline", ANNOUNCE_LIMIT.toMillis() + "ms")
@@ -73,16 +77,24 @@ class BatchDeadlineIT {
         items.add(0, Map.of("url", "https://example.com/warm")); // made before: found at once
 
         long started = System.nanoTime();
-        EntityExchangeResult<Map> answer = web().post().uri("/api/v1/links/batch")
-                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("links", items))
-                .exchange().expectStatus().isOk().expectBody(Map.class).returnResult();
+        EntityExchangeResult<Map> answer = web().post()
+                .uri("/api/v1/links/batch")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("links", items))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(Map.class)
+                .returnResult();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(took).isLessThan(BATCH_DEADLINE.plusSeconds(1));
         assertThat(answer.getResponseHeaders().getFirst("Retry-After")).isEqualTo("1");
         List<Map<String, Object>> results = results(answer);
         assertThat(results).hasSize(1000);
-        assertThat(results.get(0)).as("what was done is answered").containsEntry("status", 200)
+        assertThat(results.get(0))
+                .as("what was done is answered")
+                .containsEntry("status", 200)
                 .containsEntry("url", "https://example.com/warm");
         long created = 0;
         long late = 0;
@@ -93,13 +105,17 @@ class BatchDeadlineIT {
                 assertThat(result.get("status")).isEqualTo(201);
             } else {
                 late++;
-                assertThat(result).containsEntry("type", "https://shortgate.dev/problems/deadline-exceeded")
-                        .containsEntry("status", 503).containsEntry("index", i);
+                assertThat(result)
+                        .containsEntry("type", "https://shortgate.dev/problems/deadline-exceeded")
+                        .containsEntry("status", 503)
+                        .containsEntry("index", i);
             }
         }
         assertThat(late).as("items not finished by the deadline").isPositive();
-        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE long_url LIKE "
-                + "'https://example.com/stalled/%'")).isGreaterThanOrEqualTo(created);
+        assertThat(pods.database()
+                        .queryForLong(
+                                "SELECT COUNT(*) FROM link WHERE long_url LIKE " + "'https://example.com/stalled/%'"))
+                .isGreaterThanOrEqualTo(created);
     }
 
     @Test
@@ -109,25 +125,51 @@ class BatchDeadlineIT {
         breaker().transitionToClosedState();
         List<Map<String, Object>> fresh = urls("after", 50);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            List<Map<String, Object>> results = results(web().post().uri("/api/v1/links/batch")
-                    .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("links", fresh))
-                    .exchange().expectStatus().isOk().expectHeader().doesNotExist("Retry-After")
-                    .expectBody(Map.class).returnResult());
+            List<Map<String, Object>> results = results(web().post()
+                    .uri("/api/v1/links/batch")
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("links", fresh))
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .expectHeader()
+                    .doesNotExist("Retry-After")
+                    .expectBody(Map.class)
+                    .returnResult());
             assertThat(results).allSatisfy(result -> assertThat(result).containsKey("code"));
         });
 
         List<List<Map<String, Object>>> resent = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> { // each resend finishes more within the deadline
-            resent.add(0, results(web().post().uri("/api/v1/links/batch")
-                    .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("links", urls("stalled", 999)))
-                    .exchange().expectStatus().isOk().expectBody(Map.class).returnResult()));
-            assertThat(resent.get(0)).allSatisfy(result -> assertThat(result.get("status")).isIn(200, 201));
-        });
-        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link WHERE long_url LIKE "
-                + "'https://example.com/stalled/%'")).as("one row per URL").isEqualTo(999);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> { // each resend finishes more within the deadline
+                            resent.add(
+                                    0,
+                                    results(web().post()
+                                            .uri("/api/v1/links/batch")
+                                            .contentType(MediaType.APPLICATION_JSON)
+                                            .bodyValue(Map.of("links", urls("stalled", 999)))
+                                            .exchange()
+                                            .expectStatus()
+                                            .isOk()
+                                            .expectBody(Map.class)
+                                            .returnResult()));
+                            assertThat(resent.get(0)).allSatisfy(result -> assertThat(result.get("status"))
+                                    .isIn(200, 201));
+                        });
+        assertThat(pods.database()
+                        .queryForLong(
+                                "SELECT COUNT(*) FROM link WHERE long_url LIKE " + "'https://example.com/stalled/%'"))
+                .as("one row per URL")
+                .isEqualTo(999);
         String code = resent.get(0).get(998).get("code").toString();
-        web().get().uri("/" + code).exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/stalled/998");
+        web().get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/stalled/998");
     }
 
     private static CircuitBreaker breaker() {
@@ -148,9 +190,18 @@ class BatchDeadlineIT {
     }
 
     private static String create(String url) {
-        return web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", url)).exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+        return web().post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", url))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
     }
 
     private static WebTestClient web() {

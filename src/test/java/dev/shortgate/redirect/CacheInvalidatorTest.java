@@ -26,21 +26,36 @@ class CacheInvalidatorTest {
     final AtomicLong nanos = new AtomicLong();
     final RedirectProperties properties = new RedirectProperties(
             new RedirectProperties.NearCache(100, Duration.ofMinutes(1), Duration.ofSeconds(5), LOAD_DEADLINE, 10),
-            new RedirectProperties.Redis(Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofHours(1), "sg:",
+            new RedirectProperties.Redis(
+                    Duration.ofMillis(100),
+                    Duration.ofMillis(500),
+                    Duration.ofHours(1),
+                    "sg:",
                     new RedirectProperties.Redis.Repair(1, Duration.ofHours(1), Duration.ofHours(1))),
-            Duration.ofHours(1), Duration.ofSeconds(5), Duration.ofSeconds(1), true,
-            new RedirectProperties.Guard(true, 1000, 0.01, 1, 10, Duration.ofSeconds(10)), 200,
+            Duration.ofHours(1),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            true,
+            new RedirectProperties.Guard(true, 1000, 0.01, 1, 10, Duration.ofSeconds(10)),
+            200,
             Duration.ofSeconds(3));
     final NearCache near = new NearCache(properties.nearCache(), nanos::get, timer, new SimpleMeterRegistry());
-    final Link link = new Link("abc1234", "https://example.com/", 302, false, Instant.EPOCH, null, null, false, false,
-            null, null);
+    final Link link = new Link(
+            "abc1234", "https://example.com/", 302, false, Instant.EPOCH, null, null, false, false, null, null);
 
     @Test
     void createAnswersAfterTheWaitWhenRedisNeverAnswersAndTheAnnouncementIsCancelledAtItsBound() {
         PublisherProbe<Void> put = PublisherProbe.of(Mono.never());
         PublisherProbe<Void> guardAdd = PublisherProbe.of(Mono.never());
-        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put), bus(PublisherProbe.empty()),
-                guard(guardAdd), properties, WAIT, timer, new SimpleMeterRegistry());
+        CacheInvalidator invalidator = new CacheInvalidator(
+                near,
+                tier(put),
+                bus(PublisherProbe.empty()),
+                guard(guardAdd),
+                properties,
+                WAIT,
+                timer,
+                new SimpleMeterRegistry());
 
         StepVerifier.create(invalidator.created(link))
                 .then(() -> timer.advanceTimeBy(WAIT.minusMillis(1)))
@@ -49,7 +64,9 @@ class CacheInvalidatorTest {
                 .expectComplete()
                 .verify(Duration.ofSeconds(5));
 
-        assertThat(near.getIfReady(link.code())).as("this pod serves the new link at once").isNotNull();
+        assertThat(near.getIfReady(link.code()))
+                .as("this pod serves the new link at once")
+                .isNotNull();
         assertThat(put.wasCancelled()).as("still running in the background").isFalse();
         timer.advanceTimeBy(LOAD_DEADLINE);
         assertThat(put.wasCancelled()).as("the announcement is bounded too").isTrue();
@@ -60,9 +77,10 @@ class CacheInvalidatorTest {
     void createWaitsForTheGuardAndTheMessageWhenRedisAnswers() {
         PublisherProbe<Void> put = PublisherProbe.empty();
         PublisherProbe<Void> publish = PublisherProbe.empty();
-        PublisherProbe<Void> guardAdd = PublisherProbe.of(Mono.delay(Duration.ofMillis(10), timer).then());
-        CacheInvalidator invalidator = new CacheInvalidator(near, tier(put), bus(publish), guard(guardAdd),
-                properties, WAIT, timer, new SimpleMeterRegistry());
+        PublisherProbe<Void> guardAdd =
+                PublisherProbe.of(Mono.delay(Duration.ofMillis(10), timer).then());
+        CacheInvalidator invalidator = new CacheInvalidator(
+                near, tier(put), bus(publish), guard(guardAdd), properties, WAIT, timer, new SimpleMeterRegistry());
 
         StepVerifier.create(invalidator.created(link))
                 .then(() -> timer.advanceTimeBy(Duration.ofMillis(9)))
@@ -84,8 +102,7 @@ class CacheInvalidatorTest {
             }
 
             @Override
-            public void keep(Link link) {
-            }
+            public void keep(Link link) {}
 
             @Override
             public Mono<Void> put(Link link) {

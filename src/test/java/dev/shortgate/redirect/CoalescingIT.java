@@ -32,30 +32,54 @@ class CoalescingIT {
 
     @Test
     void thousandConcurrentGetsOfAColdCodeMakeOneBackendLoadPerPod() {
-        String code = pods.a().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/stampede")).exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+        String code = pods.a()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/stampede"))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
         // cold everywhere: in no near cache and not in Redis, only in the database
         pods.a().bean(NearCache.class).invalidate(code);
-        pods.a().bean(ReactiveStringRedisTemplate.class).delete(pods.redisPrefix() + "link:" + code)
+        pods.a()
+                .bean(ReactiveStringRedisTemplate.class)
+                .delete(pods.redisPrefix() + "link:" + code)
                 .block(Duration.ofSeconds(10));
 
-        ConnectionProvider connections = ConnectionProvider.builder("stampede").maxConnections(2 * REQUESTS)
-                .pendingAcquireMaxCount(-1).build();
+        ConnectionProvider connections = ConnectionProvider.builder("stampede")
+                .maxConnections(2 * REQUESTS)
+                .pendingAcquireMaxCount(-1)
+                .build();
         try {
             for (RunningApp pod : List.of(pods.a(), pods.b())) {
                 double redis = lookups(pod, "redis");
                 double db = lookups(pod, "db");
-                WebClient client = WebClient.builder().baseUrl("http://127.0.0.1:" + pod.port())
-                        .clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections))).build();
+                WebClient client = WebClient.builder()
+                        .baseUrl("http://127.0.0.1:" + pod.port())
+                        .clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections)))
+                        .build();
                 List<Integer> statuses = Flux.range(0, REQUESTS)
-                        .flatMap(i -> client.get().uri("/" + code).exchangeToMono(response ->
-                                response.releaseBody().thenReturn(response.statusCode().value())), REQUESTS)
-                        .collectList().block(Duration.ofSeconds(120));
+                        .flatMap(
+                                i -> client.get().uri("/" + code).exchangeToMono(response -> response.releaseBody()
+                                        .thenReturn(response.statusCode().value())),
+                                REQUESTS)
+                        .collectList()
+                        .block(Duration.ofSeconds(120));
 
                 assertThat(statuses).hasSize(REQUESTS).containsOnly(302);
-                assertThat(lookups(pod, "redis") - redis).as("Redis lookups on one pod").isEqualTo(1);
-                assertThat(lookups(pod, "db") - db).as("database lookups on one pod").isLessThanOrEqualTo(1);
+                assertThat(lookups(pod, "redis") - redis)
+                        .as("Redis lookups on one pod")
+                        .isEqualTo(1);
+                assertThat(lookups(pod, "db") - db)
+                        .as("database lookups on one pod")
+                        .isLessThanOrEqualTo(1);
             }
         } finally {
             connections.dispose();
@@ -65,6 +89,7 @@ class CoalescingIT {
     /** Lookups that reached a tier, whatever their result. */
     private static double lookups(RunningApp pod, String tier) {
         return pod.bean(MeterRegistry.class).get("shortgate.lookups").tag("tier", tier).counters().stream()
-                .mapToDouble(counter -> counter.count()).sum();
+                .mapToDouble(counter -> counter.count())
+                .sum();
     }
 }

@@ -18,31 +18,55 @@ import org.springframework.http.MediaType;
 class CrossPodChangeIT {
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedis()
-            .with("shortgate.redirect.near-cache.ttl", "10m").count(2);
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
+            .with("shortgate.redirect.near-cache.ttl", "10m")
+            .count(2);
 
     @Test
     void patchAndDeleteOnOnePodAreSeenOnTheOtherWithinOneSecond() {
-        pods.a().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/v1", "alias", "shared")).exchange()
-                .expectStatus().isCreated();
+        pods.a()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/v1", "alias", "shared"))
+                .exchange()
+                .expectStatus()
+                .isCreated();
         pods.b().web().get().uri("/shared").exchange().expectHeader().valueEquals("Location", "https://example.com/v1");
 
-        pods.a().web().patch().uri("/api/v1/links/shared").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/v2")).exchange().expectStatus().isOk();
+        pods.a()
+                .web()
+                .patch()
+                .uri("/api/v1/links/shared")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/v2"))
+                .exchange()
+                .expectStatus()
+                .isOk();
         awaitOnB("/shared", 302, "https://example.com/v2");
 
-        pods.a().web().delete().uri("/api/v1/links/shared").exchange().expectStatus().isNoContent();
+        pods.a()
+                .web()
+                .delete()
+                .uri("/api/v1/links/shared")
+                .exchange()
+                .expectStatus()
+                .isNoContent();
         awaitOnB("/shared", 404, null);
     }
 
     private static void awaitOnB(String path, int status, String location) {
-        Awaitility.await("B answers " + status + " for " + path).atMost(Duration.ofSeconds(1))
-                .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+        Awaitility.await("B answers " + status + " for " + path)
+                .atMost(Duration.ofSeconds(1))
+                .pollInterval(Duration.ofMillis(20))
+                .untilAsserted(() -> {
                     var result = pods.b().web().get().uri(path).exchange().returnResult(String.class);
                     assertThat(result.getStatus().value()).isEqualTo(status);
                     if (location != null) {
-                        assertThat(result.getResponseHeaders().getFirst("Location")).isEqualTo(location);
+                        assertThat(result.getResponseHeaders().getFirst("Location"))
+                                .isEqualTo(location);
                     }
                 });
     }

@@ -15,23 +15,40 @@ import org.springframework.http.MediaType;
 class CrossPodInvalidationIT {
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedis()
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
             .with("shortgate.redirect.near-cache.negative-ttl", "10m") // only the message can drop it
             .count(2);
 
     @Test
     void negativeEntryOnOtherPodIsDroppedWhenTheCodeIsCreated() {
         pods.b().web().get().uri("/coming-soon").exchange().expectStatus().isNotFound();
-        assertThat(pods.b().bean(NearCache.class).getIfPresent("coming-soon")).as("B holds a negative entry")
+        assertThat(pods.b().bean(NearCache.class).getIfPresent("coming-soon"))
+                .as("B holds a negative entry")
                 .isNotNull();
 
-        pods.a().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        pods.a()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/arrived", "alias", "coming-soon"))
-                .exchange().expectStatus().isCreated();
+                .exchange()
+                .expectStatus()
+                .isCreated();
 
-        Awaitility.await("B drops its negative entry").atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(10))
+        Awaitility.await("B drops its negative entry")
+                .atMost(Duration.ofSeconds(1))
+                .pollInterval(Duration.ofMillis(10))
                 .until(() -> pods.b().bean(NearCache.class).getIfPresent("coming-soon") == null);
-        pods.b().web().get().uri("/coming-soon").exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/arrived");
+        pods.b()
+                .web()
+                .get()
+                .uri("/coming-soon")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/arrived");
     }
 }

@@ -33,22 +33,37 @@ class DatabaseStallIT {
     void stalledDatabaseAnswers503FastWithBoundedLookupsAndRecovers() throws Exception {
         List<String> codes = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            codes.add(pods.app().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(Map.of("url", "https://example.com/stall/" + i)).exchange().expectStatus().isCreated()
-                    .expectBody(Map.class).returnResult().getResponseBody().get("code").toString());
+            codes.add(pods.app()
+                    .web()
+                    .post()
+                    .uri("/api/v1/links")
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("url", "https://example.com/stall/" + i))
+                    .exchange()
+                    .expectStatus()
+                    .isCreated()
+                    .expectBody(Map.class)
+                    .returnResult()
+                    .getResponseBody()
+                    .get("code")
+                    .toString());
         }
         pods.app().bean(NearCache.class).invalidateAll();
         MeterRegistry registry = pods.app().bean(MeterRegistry.class);
         double shed = shed(registry);
 
         List<Integer> statuses;
-        try (Connection lock = pods.database().connection(); Statement statement = lock.createStatement()) {
+        try (Connection lock = pods.database().connection();
+                Statement statement = lock.createStatement()) {
             statement.execute("LOCK TABLES link WRITE"); // every read of link now waits
             WebClient client = WebClient.create("http://127.0.0.1:" + pods.app().port());
             statuses = Flux.fromIterable(codes)
-                    .flatMap(code -> client.get().uri("/" + code).exchangeToMono(response ->
-                            response.releaseBody().thenReturn(response.statusCode().value())), codes.size())
-                    .collectList().block(Duration.ofSeconds(30));
+                    .flatMap(
+                            code -> client.get().uri("/" + code).exchangeToMono(response -> response.releaseBody()
+                                    .thenReturn(response.statusCode().value())),
+                            codes.size())
+                    .collectList()
+                    .block(Duration.ofSeconds(30));
             statement.execute("UNLOCK TABLES");
         }
 
@@ -63,6 +78,7 @@ class DatabaseStallIT {
 
     private static double shed(MeterRegistry registry) {
         return registry.get("shortgate.redirect").tag("outcome", "shed").timers().stream()
-                .mapToDouble(timer -> timer.count()).sum();
+                .mapToDouble(timer -> timer.count())
+                .sum();
     }
 }

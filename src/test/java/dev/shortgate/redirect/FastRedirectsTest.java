@@ -9,8 +9,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -42,15 +42,18 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * test checks that the fast path (and not the general stack) answered by the {@code shortgate.redirect.fast}
  * counter, and that what it does not take is handed on and still answered right.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "shortgate.security.admin-key=" + FastRedirectsTest.KEY,
-        "shortgate.security.rate-limit.not-found-capacity=3",
-        "shortgate.security.rate-limit.not-found-refill=1",
-        "shortgate.security.rate-limit.not-found-period=1h",
-        // each test is a client of its own behind a trusted proxy, so per-IP budgets never meet
-        "shortgate.visit.trusted-proxies=127.0.0.0/8",
-        "shortgate.visit.flush-interval=50ms",
-        "spring.r2dbc.url=r2dbc:h2:mem:///fastpath?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "shortgate.security.admin-key=" + FastRedirectsTest.KEY,
+            "shortgate.security.rate-limit.not-found-capacity=3",
+            "shortgate.security.rate-limit.not-found-refill=1",
+            "shortgate.security.rate-limit.not-found-period=1h",
+            // each test is a client of its own behind a trusted proxy, so per-IP budgets never meet
+            "shortgate.visit.trusted-proxies=127.0.0.0/8",
+            "shortgate.visit.flush-interval=50ms",
+            "spring.r2dbc.url=r2dbc:h2:mem:///fastpath?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
+        })
 @AutoConfigureWebTestClient(timeout = "30s")
 class FastRedirectsTest {
 
@@ -118,46 +121,86 @@ class FastRedirectsTest {
     void cachedLinkIsRedirectedOnTheFastPathWithItsHeadersAndAVisit() {
         String code = create(Map.of("url", "https://example.com/fast?a=1"));
         double fast = fastAnswers();
-        web().get().uri("/" + code).exchange()
-                .expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/fast?a=1")
-                .expectHeader().valueEquals("Cache-Control", "private, max-age=0")
-                .expectHeader().valueEquals("Referrer-Policy", "strict-origin-when-cross-origin")
-                .expectHeader().contentLength(0)
-                .expectBody().isEmpty();
+        web().get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/fast?a=1")
+                .expectHeader()
+                .valueEquals("Cache-Control", "private, max-age=0")
+                .expectHeader()
+                .valueEquals("Referrer-Policy", "strict-origin-when-cross-origin")
+                .expectHeader()
+                .contentLength(0)
+                .expectBody()
+                .isEmpty();
         assertThat(fastAnswers()).isEqualTo(fast + 1);
-        assertThat(registry.get("shortgate.redirect").tag("tier", "near").tag("outcome", "found").timer().count())
+        assertThat(registry.get("shortgate.redirect")
+                        .tag("tier", "near")
+                        .tag("outcome", "found")
+                        .timer()
+                        .count())
                 .isPositive();
-        await().atMost(Duration.ofSeconds(90)).until(() -> visitRows(code) == 1); // the first batch builds the UA parser
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> visitRows(code) == 1); // the first batch builds the UA parser
     }
 
     @Test
     void headIsAnsweredAsGetWithNoBodyAndNoVisit() {
         String code = create(Map.of("url", "https://example.com/fast-head"));
         double fast = fastAnswers();
-        web().head().uri("/" + code).exchange()
-                .expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/fast-head")
-                .expectHeader().valueEquals("Content-Length", "0")
-                .expectBody().isEmpty();
+        web().head()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/fast-head")
+                .expectHeader()
+                .valueEquals("Content-Length", "0")
+                .expectBody()
+                .isEmpty();
         web().get().uri("/" + code).exchange().expectStatus().isFound(); // a visit, so the writer has something
         assertThat(fastAnswers()).isEqualTo(fast + 2);
-        await().atMost(Duration.ofSeconds(90)).until(() -> visitRows(code) == 1); // the first batch builds the UA parser
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> visitRows(code) == 1); // the first batch builds the UA parser
     }
 
     @Test
     void statusPerLinkAndCacheControlForPermanentRedirects() {
         String moved = create(Map.of("url", "https://example.com/moved", "redirectStatus", 301));
         String temporary = create(Map.of("url", "https://example.com/temp", "redirectStatus", 307));
-        String capped = create(Map.of("url", "https://example.com/perm-capped", "redirectStatus", 308,
-                "expiresAt", FakeTime.now.get().plus(Duration.ofDays(1)).toString()));
+        String capped = create(Map.of(
+                "url",
+                "https://example.com/perm-capped",
+                "redirectStatus",
+                308,
+                "expiresAt",
+                FakeTime.now.get().plus(Duration.ofDays(1)).toString()));
         double fast = fastAnswers();
-        web().get().uri("/" + moved).exchange().expectStatus().isEqualTo(301)
-                .expectHeader().valueEquals("Cache-Control", "public, max-age=3600");
-        web().get().uri("/" + temporary).exchange().expectStatus().isEqualTo(307)
-                .expectHeader().valueEquals("Cache-Control", "private, max-age=0");
-        web().get().uri("/" + capped).exchange().expectStatus().isEqualTo(308)
-                .expectHeader().valueEquals("Cache-Control", "private, max-age=0"); // it ends: not cacheable
+        web().get()
+                .uri("/" + moved)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(301)
+                .expectHeader()
+                .valueEquals("Cache-Control", "public, max-age=3600");
+        web().get()
+                .uri("/" + temporary)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(307)
+                .expectHeader()
+                .valueEquals("Cache-Control", "private, max-age=0");
+        web().get()
+                .uri("/" + capped)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(308)
+                .expectHeader()
+                .valueEquals("Cache-Control", "private, max-age=0"); // it ends: not cacheable
         assertThat(fastAnswers()).isEqualTo(fast + 3);
     }
 
@@ -165,31 +208,61 @@ class FastRedirectsTest {
     void visitorsQueryIsForwardedBeforeTheFragment() {
         String code = create(Map.of("url", "https://example.com/land?src=a#top", "forwardQuery", true));
         double fast = fastAnswers();
-        web().get().uri("/" + code + "?utm=x y&b=2").exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/land?src=a&utm=x%20y&b=2#top");
-        web().get().uri("/" + code).exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/land?src=a#top");
+        web().get()
+                .uri("/" + code + "?utm=x y&b=2")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/land?src=a&utm=x%20y&b=2#top");
+        web().get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/land?src=a#top");
         assertThat(fastAnswers()).isEqualTo(fast + 2);
     }
 
     @Test
     void expiredLinkAnswers410AndDisabledOrDeletedLinksAnswer404() {
-        String expiring = create(Map.of("url", "https://example.com/expiring",
-                "expiresAt", FakeTime.now.get().plus(Duration.ofHours(1)).toString()));
+        String expiring = create(Map.of(
+                "url",
+                "https://example.com/expiring",
+                "expiresAt",
+                FakeTime.now.get().plus(Duration.ofHours(1)).toString()));
         String disabled = create(Map.of("url", "https://example.com/disabled", "disabled", true));
         String deleted = create(Map.of("url", "https://example.com/deleted"));
         web().get().uri("/" + deleted).exchange().expectStatus().isFound();
-        admin().delete().uri("/api/v1/links/" + deleted).exchange().expectStatus().isNoContent();
+        admin().delete()
+                .uri("/api/v1/links/" + deleted)
+                .exchange()
+                .expectStatus()
+                .isNoContent();
         web().get().uri("/" + deleted).exchange().expectStatus().isNotFound(); // the tombstone is cached now
         web().get().uri("/" + expiring).exchange().expectStatus().isFound();
         FakeTime.now.updateAndGet(instant -> instant.plus(Duration.ofHours(2))); // past its end (the cache is not)
 
         double fast = fastAnswers();
-        web().get().uri("/" + expiring).exchange().expectStatus().isEqualTo(410)
-                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-gone");
-        web().get().uri("/" + disabled).exchange().expectStatus().isNotFound()
-                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-not-found");
+        web().get()
+                .uri("/" + expiring)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(410)
+                .expectHeader()
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/link-gone");
+        web().get()
+                .uri("/" + disabled)
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/link-not-found");
         web().get().uri("/" + deleted).exchange().expectStatus().isNotFound();
         assertThat(fastAnswers()).isEqualTo(fast + 3);
     }
@@ -203,11 +276,20 @@ class FastRedirectsTest {
 
         db.sql("INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES (:code, :day, 100, 0) "
                         + "ON DUPLICATE KEY UPDATE visits = visits + 100")
-                .bind("code", code).bind("day", LocalDate.ofInstant(FakeTime.now.get(), ZoneOffset.UTC)).then().block();
+                .bind("code", code)
+                .bind("day", LocalDate.ofInstant(FakeTime.now.get(), ZoneOffset.UTC))
+                .then()
+                .block();
         FakeTime.advance(Duration.ofSeconds(2)); // the reused count is stale now
         web().get().uri("/" + code).exchange().expectStatus().isEqualTo(410); // read again
-        web().get().uri("/" + code).exchange().expectStatus().isEqualTo(410)
-                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-gone");
+        web().get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(410)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/link-gone");
         assertThat(fastAnswers()).isEqualTo(fast + 4);
     }
 
@@ -216,11 +298,24 @@ class FastRedirectsTest {
         String code = create(Map.of("url", "https://example.com/cold"));
         near.invalidate(code);
         double fast = fastAnswers();
-        long fromDb = registry.get("shortgate.redirect").tag("tier", "db").tag("outcome", "found").timer().count();
-        web().get().uri("/" + code).exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/cold");
+        long fromDb = registry.get("shortgate.redirect")
+                .tag("tier", "db")
+                .tag("outcome", "found")
+                .timer()
+                .count();
+        web().get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/cold");
         assertThat(fastAnswers()).isEqualTo(fast + 1);
-        assertThat(registry.get("shortgate.redirect").tag("tier", "db").tag("outcome", "found").timer().count())
+        assertThat(registry.get("shortgate.redirect")
+                        .tag("tier", "db")
+                        .tag("outcome", "found")
+                        .timer()
+                        .count())
                 .isEqualTo(fromDb + 1);
     }
 
@@ -229,13 +324,27 @@ class FastRedirectsTest {
         WebTestClient scanner = web();
         scanner.get().uri("/NoSuchFastCode").exchange().expectStatus().isNotFound(); // looked up, remembered
         double fast = fastAnswers();
-        scanner.get().uri("/NoSuchFastCode").exchange().expectStatus().isNotFound()
-                .expectHeader().valueEquals("Cache-Control", "private, max-age=0")
-                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-not-found");
+        scanner.get()
+                .uri("/NoSuchFastCode")
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectHeader()
+                .valueEquals("Cache-Control", "private, max-age=0")
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/link-not-found");
         scanner.get().uri("/NoSuchFastCode").exchange().expectStatus().isNotFound();
-        scanner.get().uri("/NoSuchFastCode").exchange().expectStatus().isEqualTo(429)
-                .expectHeader().exists("Retry-After")
-                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/rate-limited");
+        scanner.get()
+                .uri("/NoSuchFastCode")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(429)
+                .expectHeader()
+                .exists("Retry-After")
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/rate-limited");
         assertThat(fastAnswers()).isEqualTo(fast + 3);
     }
 
@@ -267,8 +376,8 @@ class FastRedirectsTest {
     void connectionCloseAndHttp10AreHonouredAndTheConnectionCloses() throws IOException {
         String code = create(Map.of("url", "https://example.com/close"));
         for (String request : new String[] {
-                "GET /" + code + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-                "GET /" + code + " HTTP/1.0\r\n\r\n"}) {
+            "GET /" + code + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "GET /" + code + " HTTP/1.0\r\n\r\n"
+        }) {
             try (Socket socket = socket()) {
                 socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
                 String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
@@ -278,8 +387,11 @@ class FastRedirectsTest {
         try (Socket socket = socket()) { // HTTP/1.0 asking to keep the connection: kept
             OutputStream out = socket.getOutputStream();
             for (int i = 0; i < 2; i++) {
-                out.write(("GET /" + code + " HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                assertThat(read(socket.getInputStream())).startsWith("HTTP/1.0 302").containsIgnoringCase("keep-alive");
+                out.write(("GET /" + code + " HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertThat(read(socket.getInputStream()))
+                        .startsWith("HTTP/1.0 302")
+                        .containsIgnoringCase("keep-alive");
             }
         }
     }
@@ -302,13 +414,23 @@ class FastRedirectsTest {
     @Test
     void managementPortIsNeverAnsweredFromTheNearCache() {
         web().get().uri("/actuator").exchange().expectStatus().isNotFound(); // remembered as an unknown code
-        WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + managementPort).build()
-                .get().uri("/actuator").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$._links").exists();
+        WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + managementPort)
+                .build()
+                .get()
+                .uri("/actuator")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$._links")
+                .exists();
     }
 
     private WebTestClient web() {
-        return client.mutate().defaultHeader("X-Forwarded-For", "198.51.100." + clients.incrementAndGet()).build();
+        return client.mutate()
+                .defaultHeader("X-Forwarded-For", "198.51.100." + clients.incrementAndGet())
+                .build();
     }
 
     private WebTestClient admin() {
@@ -316,9 +438,18 @@ class FastRedirectsTest {
     }
 
     private String create(Map<String, Object> body) {
-        return admin().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange()
-                .expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+        return admin().post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(body)
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
     }
 
     private double fastAnswers() {
@@ -326,8 +457,11 @@ class FastRedirectsTest {
     }
 
     private long visitRows(String code) {
-        return db.sql("SELECT COUNT(*) AS n FROM visit WHERE code = :code").bind("code", code)
-                .map(row -> ((Number) row.get("n")).longValue()).one().block();
+        return db.sql("SELECT COUNT(*) AS n FROM visit WHERE code = :code")
+                .bind("code", code)
+                .map(row -> ((Number) row.get("n")).longValue())
+                .one()
+                .block();
     }
 
     private Socket socket() throws IOException {
@@ -353,7 +487,8 @@ class FastRedirectsTest {
         String text = head.toString(StandardCharsets.US_ASCII);
         for (String line : text.split("\r\n")) {
             if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                int length = Integer.parseInt(line.substring("content-length:".length()).trim());
+                int length = Integer.parseInt(
+                        line.substring("content-length:".length()).trim());
                 text += new String(in.readNBytes(length), StandardCharsets.US_ASCII);
             }
         }

@@ -23,7 +23,8 @@ import org.springframework.http.MediaType;
 class InvalidationRepairIT {
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedis()
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
             .with("shortgate.redirect.near-cache.ttl", "10m")
             .with("shortgate.redirect.redis.repair.first-backoff", "100ms")
             .with("shortgate.redirect.redis.repair.max-backoff", "1s")
@@ -31,46 +32,92 @@ class InvalidationRepairIT {
 
     @Test
     void changeRefusedByRedisIsServedAtOnceLocallyAndReachesOtherPodsOnceRedisRecovers() {
-        pods.a().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/v1", "alias", "repair-me")).exchange()
-                .expectStatus().isCreated();
-        pods.b().web().get().uri("/repair-me").exchange()
-                .expectHeader().valueEquals("Location", "https://example.com/v1");
+        pods.a()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/v1", "alias", "repair-me"))
+                .exchange()
+                .expectStatus()
+                .isCreated();
+        pods.b()
+                .web()
+                .get()
+                .uri("/repair-me")
+                .exchange()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/v1");
 
         var breaker = pods.a().bean(RedisCalls.class).circuitBreaker();
         breaker.transitionToForcedOpenState();
         try {
-            pods.a().web().patch().uri("/api/v1/links/repair-me").contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(Map.of("url", "https://example.com/v2")).exchange().expectStatus().isOk();
+            pods.a()
+                    .web()
+                    .patch()
+                    .uri("/api/v1/links/repair-me")
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("url", "https://example.com/v2"))
+                    .exchange()
+                    .expectStatus()
+                    .isOk();
 
-            pods.a().web().get().uri("/repair-me").exchange()
-                    .expectHeader().valueEquals("Location", "https://example.com/v2");
+            pods.a()
+                    .web()
+                    .get()
+                    .uri("/repair-me")
+                    .exchange()
+                    .expectHeader()
+                    .valueEquals("Location", "https://example.com/v2");
             assertThat(redisValue()).contains("https://example.com/v1");
             assertThat(pending()).isEqualTo(1);
         } finally {
             breaker.transitionToClosedState();
         }
 
-        await(() -> "https://example.com/v2".equals(pods.b().web().get().uri("/repair-me").exchange()
-                .returnResult(Void.class).getResponseHeaders().getFirst("Location")), "pod B serves the new state");
+        await(
+                () -> "https://example.com/v2"
+                        .equals(pods.b()
+                                .web()
+                                .get()
+                                .uri("/repair-me")
+                                .exchange()
+                                .returnResult(Void.class)
+                                .getResponseHeaders()
+                                .getFirst("Location")),
+                "pod B serves the new state");
         assertThat(redisValue()).doesNotContain("https://example.com/v1");
         assertThat(pending()).isZero();
-        assertThat(pods.a().bean(MeterRegistry.class).get("shortgate.invalidations.repairs").tag("result", "cleared")
-                .counter().count()).isEqualTo(1);
+        assertThat(pods.a()
+                        .bean(MeterRegistry.class)
+                        .get("shortgate.invalidations.repairs")
+                        .tag("result", "cleared")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     private static String redisValue() {
-        String value = pods.a().bean(ReactiveStringRedisTemplate.class).opsForValue()
-                .get(pods.redisPrefix() + "link:repair-me").block(Duration.ofSeconds(2));
+        String value = pods.a()
+                .bean(ReactiveStringRedisTemplate.class)
+                .opsForValue()
+                .get(pods.redisPrefix() + "link:repair-me")
+                .block(Duration.ofSeconds(2));
         return value == null ? "" : value;
     }
 
     private static double pending() {
-        return pods.a().bean(MeterRegistry.class).get("shortgate.invalidations.pending").gauge().value();
+        return pods.a()
+                .bean(MeterRegistry.class)
+                .get("shortgate.invalidations.pending")
+                .gauge()
+                .value();
     }
 
     private static void await(BooleanSupplier condition, String what) {
-        Awaitility.await(what).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+        Awaitility.await(what)
+                .atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(50))
                 .until(condition::getAsBoolean);
     }
 }

@@ -34,33 +34,57 @@ class LookupTierTagsTest {
     final AtomicLong nanos = new AtomicLong();
     final VirtualTimeScheduler timer = VirtualTimeScheduler.create();
     final RedirectProperties properties = new RedirectProperties(
-            new RedirectProperties.NearCache(100, Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofSeconds(2),
-                    10),
-            new RedirectProperties.Redis(Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofHours(1), "sg:",
+            new RedirectProperties.NearCache(
+                    100, Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofSeconds(2), 10),
+            new RedirectProperties.Redis(
+                    Duration.ofMillis(100),
+                    Duration.ofMillis(500),
+                    Duration.ofHours(1),
+                    "sg:",
                     new RedirectProperties.Redis.Repair(1, Duration.ofHours(1), Duration.ofHours(1))),
-            Duration.ofHours(1), Duration.ofSeconds(5), Duration.ofSeconds(1), true,
-            new RedirectProperties.Guard(true, 1000, 0.01, 1, 1, Duration.ofSeconds(10)), 200, Duration.ofSeconds(3));
+            Duration.ofHours(1),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            true,
+            new RedirectProperties.Guard(true, 1000, 0.01, 1, 1, Duration.ofSeconds(10)),
+            200,
+            Duration.ofSeconds(3));
 
     /** The database: one answer a code, emitted when the test says so; counts its queries. */
     final Map<String, Sinks.One<Link>> rows = new ConcurrentHashMap<>();
+
     final AtomicInteger queries = new AtomicInteger();
 
     final TieredLinkLookup lookup = new TieredLinkLookup(
-            new NearCache(properties.nearCache(), nanos::get, timer, registry), RedisTier.NONE, neverMade(),
-            properties.guard(), code -> {
+            new NearCache(properties.nearCache(), nanos::get, timer, registry),
+            RedisTier.NONE,
+            neverMade(),
+            properties.guard(),
+            code -> {
                 queries.incrementAndGet();
                 return row(code).asMono();
-            }, Schedulers.immediate(), properties.dbTimeout(), properties.maxDbLookups(), registry);
-    final Redirects redirects = new Redirects(lookup, new RedirectAnswer.Factory(properties), null, null,
-            RateLimiters.perPod(registry), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
-            new RedirectMetrics(nanos::get, registry), properties);
+            },
+            Schedulers.immediate(),
+            properties.dbTimeout(),
+            properties.maxDbLookups(),
+            registry);
+    final Redirects redirects = new Redirects(
+            lookup,
+            new RedirectAnswer.Factory(properties),
+            null,
+            null,
+            RateLimiters.perPod(registry),
+            Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+            new RedirectMetrics(nanos::get, registry),
+            properties);
 
     @Test
     void requestsThatJoinALoadInFlightAreTaggedWithTheTierThatAnsweredItAndLaterOnesNear() {
         Flux<Integer> both = Flux.merge(redirects.answer(head("joined")), redirects.answer(head("joined")))
                 .map(reply -> reply.status().code());
         StepVerifier.create(both)
-                .then(() -> assertThat(queries).as("both requests wait on one load").hasValue(1))
+                .then(() ->
+                        assertThat(queries).as("both requests wait on one load").hasValue(1))
                 .then(() -> row("joined").tryEmitValue(link("joined")))
                 .expectNext(302, 302)
                 .verifyComplete();
@@ -70,7 +94,8 @@ class LookupTierTagsTest {
         assertThat(redirected("near", "found")).isZero();
 
         StepVerifier.create(redirects.answer(head("joined")))
-                .expectNextMatches(reply -> reply.status().code() == 302).verifyComplete();
+                .expectNextMatches(reply -> reply.status().code() == 302)
+                .verifyComplete();
         assertThat(redirected("near", "found")).isEqualTo(1);
         assertThat(redirected("db", "found")).isEqualTo(2);
     }
@@ -79,11 +104,15 @@ class LookupTierTagsTest {
     void unknownCodeIsTaggedWithTheGuardOnlyWhenTheGuardAnsweredWithoutAQuery() {
         row("never-made-1").tryEmitEmpty();
         StepVerifier.create(redirects.answer(head("never-made-1")))
-                .expectNextMatches(reply -> reply.status().code() == 404).verifyComplete();
-        assertThat(redirected("db", "not_found")).as("the guard's one verification went to the database").isEqualTo(1);
+                .expectNextMatches(reply -> reply.status().code() == 404)
+                .verifyComplete();
+        assertThat(redirected("db", "not_found"))
+                .as("the guard's one verification went to the database")
+                .isEqualTo(1);
 
         StepVerifier.create(redirects.answer(head("never-made-2")))
-                .expectNextMatches(reply -> reply.status().code() == 404).verifyComplete();
+                .expectNextMatches(reply -> reply.status().code() == 404)
+                .verifyComplete();
         assertThat(redirected("guard", "not_found")).isEqualTo(1);
         assertThat(queries).hasValue(1);
     }
@@ -93,7 +122,11 @@ class LookupTierTagsTest {
     }
 
     private double redirected(String tier, String outcome) {
-        return registry.get("shortgate.redirect").tag("tier", tier).tag("outcome", outcome).timer().count();
+        return registry.get("shortgate.redirect")
+                .tag("tier", tier)
+                .tag("outcome", outcome)
+                .timer()
+                .count();
     }
 
     /** A HEAD request: no visit to record, and an uncapped link needs no visit count. */
@@ -102,8 +135,8 @@ class LookupTierTagsTest {
     }
 
     private static Link link(String code) {
-        return new Link(code, "https://example.com/" + code, 302, false, Instant.EPOCH, null, null, false, false, null,
-                null);
+        return new Link(
+                code, "https://example.com/" + code, 302, false, Instant.EPOCH, null, null, false, false, null, null);
     }
 
     /** A guard that knows every code except those starting {@code never-made}. */

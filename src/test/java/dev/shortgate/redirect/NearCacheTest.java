@@ -24,8 +24,12 @@ class NearCacheTest {
     final Ticker ticker = nanos::get;
     final VirtualTimeScheduler timer = VirtualTimeScheduler.create();
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    final NearCache near = new NearCache(new RedirectProperties.NearCache(100, Duration.ofMinutes(1),
-            Duration.ofSeconds(5), Duration.ofSeconds(2), 2), ticker, timer, registry);
+    final NearCache near = new NearCache(
+            new RedirectProperties.NearCache(
+                    100, Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofSeconds(2), 2),
+            ticker,
+            timer,
+            registry);
 
     @Test
     void loadThatNeverAnswersFailsAtItsDeadlineIsCancelledAndLeavesTheCache() {
@@ -38,10 +42,13 @@ class NearCacheTest {
         timer.advanceTimeBy(Duration.ofMillis(1));
 
         StepVerifier.create(first).expectError(NearCache.DeadlineExceeded.class).verify(Duration.ofSeconds(1));
-        StepVerifier.create(joined).expectError(NearCache.DeadlineExceeded.class).verify(Duration.ofSeconds(1));
+        StepVerifier.create(joined)
+                .expectError(NearCache.DeadlineExceeded.class)
+                .verify(Duration.ofSeconds(1));
         stuck.assertWasCancelled();
         assertThat(near.getIfPresent("stuck")).isNull();
-        assertThat(registry.get("shortgate.lookups.deadline.exceeded").counter().count()).isEqualTo(1);
+        assertThat(registry.get("shortgate.lookups.deadline.exceeded").counter().count())
+                .isEqualTo(1);
         assertThat(registry.get("shortgate.lookups.active").gauge().value()).isZero();
 
         StepVerifier.create(near.get("stuck", code -> Mono.just(Found.of(link(code), Tier.DB))))
@@ -52,10 +59,13 @@ class NearCacheTest {
     @Test
     void loadThatAnswersInTimeIsNotCancelledByItsDeadline() {
         StepVerifier.create(near.get("quick", code -> Mono.just(Found.of(link(code), Tier.REDIS))))
-                .expectNextCount(1).verifyComplete();
+                .expectNextCount(1)
+                .verifyComplete();
         timer.advanceTimeBy(Duration.ofSeconds(10));
-        assertThat(near.getIfPresent("quick")).isCompletedWithValueMatching(found -> found.link().isPresent());
-        assertThat(registry.get("shortgate.lookups.deadline.exceeded").counter().count()).isZero();
+        assertThat(near.getIfPresent("quick"))
+                .isCompletedWithValueMatching(found -> found.link().isPresent());
+        assertThat(registry.get("shortgate.lookups.deadline.exceeded").counter().count())
+                .isZero();
     }
 
     @Test
@@ -65,10 +75,15 @@ class NearCacheTest {
         Mono<Found> second = near.get("joined", code -> Mono.error(new AssertionError("a second load started")));
         answer.tryEmitValue(Found.of(link("joined"), Tier.DB));
 
-        StepVerifier.create(first).assertNext(found -> assertThat(found.tier()).isEqualTo(Tier.DB)).verifyComplete();
-        StepVerifier.create(second).assertNext(found -> assertThat(found.tier()).isEqualTo(Tier.DB)).verifyComplete();
+        StepVerifier.create(first)
+                .assertNext(found -> assertThat(found.tier()).isEqualTo(Tier.DB))
+                .verifyComplete();
+        StepVerifier.create(second)
+                .assertNext(found -> assertThat(found.tier()).isEqualTo(Tier.DB))
+                .verifyComplete();
         StepVerifier.create(near.get("joined", code -> Mono.error(new AssertionError("loaded again"))))
-                .assertNext(found -> assertThat(found.tier()).isEqualTo(Tier.NEAR)).verifyComplete();
+                .assertNext(found -> assertThat(found.tier()).isEqualTo(Tier.NEAR))
+                .verifyComplete();
     }
 
     @Test
@@ -77,7 +92,8 @@ class NearCacheTest {
         near.get("b", code -> Mono.never());
 
         StepVerifier.create(near.get("c", code -> Mono.error(new AssertionError("load started past the bound"))))
-                .expectError(NearCache.Shed.class).verify(Duration.ofSeconds(1));
+                .expectError(NearCache.Shed.class)
+                .verify(Duration.ofSeconds(1));
         assertThat(near.getIfPresent("a")).isNotDone();
         assertThat(near.getIfPresent("c")).isNull();
     }
@@ -97,13 +113,15 @@ class NearCacheTest {
     @Test
     void failedLoadIsNotCachedSoTheNextRequestTriesAgain() {
         StepVerifier.create(near.get("down", code -> Mono.error(new IllegalStateException("database down"))))
-                .expectError(IllegalStateException.class).verify(Duration.ofSeconds(1));
+                .expectError(IllegalStateException.class)
+                .verify(Duration.ofSeconds(1));
         StepVerifier.create(near.get("down", code -> Mono.just(Found.of(null, Tier.DB))))
-                .assertNext(found -> assertThat(found.link()).isEmpty()).verifyComplete();
+                .assertNext(found -> assertThat(found.link()).isEmpty())
+                .verifyComplete();
     }
 
     private static Link link(String code) {
-        return new Link(code, "https://example.com/" + code, 302, false, Instant.EPOCH, null, null, false, false,
-                null, null);
+        return new Link(
+                code, "https://example.com/" + code, 302, false, Instant.EPOCH, null, null, false, false, null, null);
     }
 }

@@ -3,7 +3,10 @@ package dev.shortgate.redirect;
 import org.springframework.test.context.TestPropertySource;
 
 /** {@link RedirectTest} under the pool strategy (its pool in the H2 database, without Redis). */
-@TestPropertySource(properties = {"shortgate.codegen.strategy=pool", "shortgate.codegen.pool.low-water=200",
-        "shortgate.codegen.pool.high-water=1000"})
-class RedirectPoolTest extends RedirectTest {
-}
+@TestPropertySource(
+        properties = {
+            "shortgate.codegen.strategy=pool",
+            "shortgate.codegen.pool.low-water=200",
+            "shortgate.codegen.pool.high-water=1000"
+        })
+class RedirectPoolTest extends RedirectTest {}

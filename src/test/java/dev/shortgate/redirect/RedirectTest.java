@@ -19,9 +19,12 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The redirect path on the embedded H2 database (Redis tier off), through the real HTTP stack. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "shortgate.security.admin-key=test-admin-key-0123456789",
-        "spring.r2dbc.url=r2dbc:h2:mem:///redirect-${shortgate.codegen.strategy:hash}?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "shortgate.security.admin-key=test-admin-key-0123456789",
+            "spring.r2dbc.url=r2dbc:h2:mem:///redirect-${shortgate.codegen.strategy:hash}?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
+        })
 @AutoConfigureWebTestClient(timeout = "30s")
 class RedirectTest {
 
@@ -29,7 +32,9 @@ class RedirectTest {
 
     @Autowired
     void client(WebTestClient client) {
-        this.web = client.mutate().defaultHeader("X-Api-Key", "test-admin-key-0123456789").build();
+        this.web = client.mutate()
+                .defaultHeader("X-Api-Key", "test-admin-key-0123456789")
+                .build();
     }
 
     @Autowired
@@ -47,12 +52,19 @@ class RedirectTest {
     @Test
     void knownCodeAnswers302WithLocationAndNoCacheHeaders() {
         String code = create("https://example.com/target?a=1&b=%0d%0a");
-        web.get().uri("/" + code).exchange()
-                .expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/target?a=1&b=%0d%0a")
-                .expectHeader().valueEquals("Cache-Control", "private, max-age=0")
-                .expectHeader().valueEquals("Referrer-Policy", "strict-origin-when-cross-origin")
-                .expectBody().isEmpty();
+        web.get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/target?a=1&b=%0d%0a")
+                .expectHeader()
+                .valueEquals("Cache-Control", "private, max-age=0")
+                .expectHeader()
+                .valueEquals("Referrer-Policy", "strict-origin-when-cross-origin")
+                .expectBody()
+                .isEmpty();
     }
 
     @Test
@@ -60,33 +72,68 @@ class RedirectTest {
         insert("perm301", "https://example.com/moved", 301);
         insert("temp307", "https://example.com/temp", 307);
         insert("perm308", "https://example.com/perm", 308);
-        web.get().uri("/perm301").exchange().expectStatus().isEqualTo(301)
-                .expectHeader().valueEquals("Cache-Control", "public, max-age=3600");
-        web.get().uri("/temp307").exchange().expectStatus().isEqualTo(307)
-                .expectHeader().valueEquals("Cache-Control", "private, max-age=0");
-        web.get().uri("/perm308").exchange().expectStatus().isEqualTo(308)
-                .expectHeader().valueEquals("Location", "https://example.com/perm");
+        web.get()
+                .uri("/perm301")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(301)
+                .expectHeader()
+                .valueEquals("Cache-Control", "public, max-age=3600");
+        web.get()
+                .uri("/temp307")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(307)
+                .expectHeader()
+                .valueEquals("Cache-Control", "private, max-age=0");
+        web.get()
+                .uri("/perm308")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(308)
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/perm");
     }
 
     @Test
     void headAnswersAsGetWouldWithAnEmptyBody() {
         String code = create("https://example.com/head");
-        web.head().uri("/" + code).exchange()
-                .expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/head")
-                .expectHeader().valueEquals("Content-Length", "0")
-                .expectHeader().doesNotExist("Transfer-Encoding")
-                .expectBody().isEmpty();
-        web.head().uri("/unknown-head").exchange().expectStatus().isNotFound().expectBody().isEmpty();
+        web.head()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/head")
+                .expectHeader()
+                .valueEquals("Content-Length", "0")
+                .expectHeader()
+                .doesNotExist("Transfer-Encoding")
+                .expectBody()
+                .isEmpty();
+        web.head()
+                .uri("/unknown-head")
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .isEmpty();
     }
 
     @Test
     void unknownCodeAnswers404WithATinyProblemBody() {
-        byte[] body = web.get().uri("/NoSuchCode").exchange()
-                .expectStatus().isNotFound()
-                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-not-found")
-                .returnResult().getResponseBody();
+        byte[] body = web.get()
+                .uri("/NoSuchCode")
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectHeader()
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/link-not-found")
+                .returnResult()
+                .getResponseBody();
         assertThat(body).hasSizeLessThan(128);
     }
 
@@ -112,11 +159,20 @@ class RedirectTest {
     @Test
     void creatingACodeDropsItsNegativeEntry() {
         web.get().uri("/later-made").exchange().expectStatus().isNotFound();
-        web.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/later", "alias", "later-made"))
-                .exchange().expectStatus().isCreated();
-        web.get().uri("/later-made").exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/later");
+                .exchange()
+                .expectStatus()
+                .isCreated();
+        web.get()
+                .uri("/later-made")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/later");
     }
 
     @Test
@@ -126,7 +182,11 @@ class RedirectTest {
         web.get().uri("/fromdb1").exchange().expectStatus().isFound();
         web.get().uri("/fromdb1").exchange().expectStatus().isFound();
         assertThat(dbLookups("hit")).isEqualTo(dbHits + 1);
-        assertThat(registry.get("shortgate.redirect").tag("tier", "near").tag("outcome", "found").timer().count())
+        assertThat(registry.get("shortgate.redirect")
+                        .tag("tier", "near")
+                        .tag("outcome", "found")
+                        .timer()
+                        .count())
                 .isPositive();
         assertThat(nearCache.getIfPresent("fromdb1")).isNotNull();
     }
@@ -177,20 +237,36 @@ class RedirectTest {
     }
 
     private String create(String url) {
-        return web.post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", url)).exchange()
-                .expectStatus().is2xxSuccessful()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+        return web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", url))
+                .exchange()
+                .expectStatus()
+                .is2xxSuccessful()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
     }
 
     private void insert(String code, String url, int status) {
         db.sql("INSERT INTO link (code, long_url, long_url_hash, alias, redirect_status, created_at) "
                         + "VALUES (:code, :url, :hash, TRUE, :status, CURRENT_TIMESTAMP)")
-                .bind("code", code).bind("url", url).bind("hash", new byte[32]).bind("status", status)
-                .then().block();
+                .bind("code", code)
+                .bind("url", url)
+                .bind("hash", new byte[32])
+                .bind("status", status)
+                .then()
+                .block();
     }
 
     private double dbLookups(String result) {
-        return registry.get("shortgate.lookups").tag("tier", "db").tag("result", result).counter().count();
+        return registry.get("shortgate.lookups")
+                .tag("tier", "db")
+                .tag("result", result)
+                .counter()
+                .count();
     }
 }

@@ -70,7 +70,10 @@ class RedisBreakerTest {
             timer.advanceTimeBy(Duration.ofMillis(100));
         };
         StepVerifier.create(Mono.never().timeout(RedisCalls.giveUp(Duration.ofMillis(100), 4, liveness, timer)))
-                .then(busyButAnswering).then(busyButAnswering).then(busyButAnswering).then(busyButAnswering)
+                .then(busyButAnswering)
+                .then(busyButAnswering)
+                .then(busyButAnswering)
+                .then(busyButAnswering)
                 .expectNoEvent(Duration.ZERO) // 400 ms: still waiting
                 .then(busyButAnswering)
                 .expectError(TimeoutException.class) // 500 ms: the limit

@@ -35,7 +35,8 @@ import reactor.core.publisher.Mono;
 class RedisClusterIT {
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedisCluster()
+    static final Pods pods = Pods.onMariaDb()
+            .withRedisCluster()
             .with("shortgate.redirect.near-cache.ttl", "10m")
             .with("shortgate.redirect.near-cache.negative-ttl", "10m")
             .with("shortgate.visit.enabled", "false")
@@ -62,18 +63,36 @@ class RedisClusterIT {
     void createRedirectChangeAndDeleteWorkAcrossPodsOnTheCluster() {
         create(pods.a(), "cl-flow", "https://example.com/v1");
         String prefix = pods.redisPrefix();
-        assertThat(cluster.get(prefix + "link:cl-flow")).as("written through to the cluster").get().asString()
+        assertThat(cluster.get(prefix + "link:cl-flow"))
+                .as("written through to the cluster")
+                .get()
+                .asString()
                 .contains("https://example.com/v1");
         double redisHits = lookups(pods.b(), "redis", "hit");
 
         expectRedirect(pods.b(), "/cl-flow", "https://example.com/v1");
-        assertThat(lookups(pods.b(), "redis", "hit")).as("B found it in the cluster").isEqualTo(redisHits + 1);
+        assertThat(lookups(pods.b(), "redis", "hit"))
+                .as("B found it in the cluster")
+                .isEqualTo(redisHits + 1);
 
-        pods.a().web().patch().uri("/api/v1/links/cl-flow").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/v2")).exchange().expectStatus().isOk();
+        pods.a()
+                .web()
+                .patch()
+                .uri("/api/v1/links/cl-flow")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/v2"))
+                .exchange()
+                .expectStatus()
+                .isOk();
         awaitOn(pods.b(), "/cl-flow", 302, "https://example.com/v2", Duration.ofSeconds(1));
 
-        pods.a().web().delete().uri("/api/v1/links/cl-flow").exchange().expectStatus().isNoContent();
+        pods.a()
+                .web()
+                .delete()
+                .uri("/api/v1/links/cl-flow")
+                .exchange()
+                .expectStatus()
+                .isNoContent();
         awaitOn(pods.b(), "/cl-flow", 404, null, Duration.ofSeconds(1));
     }
 
@@ -92,17 +111,25 @@ class RedisClusterIT {
     void theGuardAndTheRateLimitsKeepTheirKeysInTheCluster() {
         create(pods.a(), "cl-guarded", "https://example.com/guarded");
         // (the bucket expires a few seconds after it has refilled: look at once)
-        assertThat(cluster.exists(pods.redisPrefix() + "rate:api:admin")).as("the admin key's shared bucket").isTrue();
+        assertThat(cluster.exists(pods.redisPrefix() + "rate:api:admin"))
+                .as("the admin key's shared bucket")
+                .isTrue();
         for (RunningApp pod : List.of(pods.a(), pods.b())) {
-            assertThat(pod.bean(MeterRegistry.class).get("shortgate.ratelimit.fallbacks").counter().count())
-                    .as("rate-limit checks that fell back to a pod's own bucket").isZero();
+            assertThat(pod.bean(MeterRegistry.class)
+                            .get("shortgate.ratelimit.fallbacks")
+                            .counter()
+                            .count())
+                    .as("rate-limit checks that fell back to a pod's own bucket")
+                    .isZero();
         }
 
         RedisCodeGuard guard = (RedisCodeGuard) pods.b().bean(UnknownCodeGuard.class);
-        await().atMost(Duration.ofSeconds(30)).until(() -> { // built at startup by one pod; B reads the built bit
-            guard.mayExist("cl-probe").block(Duration.ofSeconds(5));
-            return guard.ready();
-        });
+        await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> { // built at startup by one pod; B reads the built bit
+                            guard.mayExist("cl-probe").block(Duration.ofSeconds(5));
+                            return guard.ready();
+                        });
         assertThat(guard.mayExist("cl-guarded").block(Duration.ofSeconds(5))).isTrue();
         assertThat(guard.mayExist("cl-never-made").block(Duration.ofSeconds(5))).isFalse();
         assertThat(cluster.exists(guard.keys().get(0))).as("the bitmap").isTrue();
@@ -127,7 +154,9 @@ class RedisClusterIT {
         // Until the cluster has promoted the replica, and after: every cached code answers on both pods, and a code
         // created meanwhile redirects on the other pod (from the database).
         int round = 0;
-        while (cluster.masterOf(victimKey).filter(master -> master.getUri().getPort() != killedPort).isEmpty()
+        while (cluster.masterOf(victimKey)
+                        .filter(master -> master.getUri().getPort() != killedPort)
+                        .isEmpty()
                 || round < 3) {
             for (String code : codes) {
                 expectRedirect(pods.a(), "/" + code, "https://example.com/" + code);
@@ -141,44 +170,75 @@ class RedisClusterIT {
 
         // The pods find the promoted replica themselves: the key on the killed master's slots answers again.
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            Link link = tierOfA.get(victim).onErrorResume(e -> Mono.empty())
-                    .block(Duration.ofSeconds(5));
+            Link link = tierOfA.get(victim).onErrorResume(e -> Mono.empty()).block(Duration.ofSeconds(5));
             assertThat(link).as("the link in the promoted replica").isNotNull();
         });
         double hits = lookups(pods.a(), "redis", "hit");
         pods.a().bean(NearCache.class).invalidate(victim);
         expectRedirect(pods.a(), "/" + victim, "https://example.com/" + victim);
-        assertThat(lookups(pods.a(), "redis", "hit")).as("served from the Redis tier again").isEqualTo(hits + 1);
+        assertThat(lookups(pods.a(), "redis", "hit"))
+                .as("served from the Redis tier again")
+                .isEqualTo(hits + 1);
 
         // Invalidations flow again too.
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
             String url = "https://example.com/after-failover-" + System.nanoTime();
-            pods.a().web().patch().uri("/api/v1/links/" + victim).contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(Map.of("url", url)).exchange().expectStatus().isOk();
+            pods.a()
+                    .web()
+                    .patch()
+                    .uri("/api/v1/links/" + victim)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("url", url))
+                    .exchange()
+                    .expectStatus()
+                    .isOk();
             awaitOn(pods.b(), "/" + victim, 302, url, Duration.ofSeconds(1));
         });
     }
 
     private static void create(RunningApp pod, String alias, String url) {
-        pod.web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", url, "alias", alias)).exchange().expectStatus().isCreated();
+        pod.web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", url, "alias", alias))
+                .exchange()
+                .expectStatus()
+                .isCreated();
     }
 
     private static void expectRedirect(RunningApp pod, String path, String location) {
-        pod.web().get().uri(path).exchange().expectStatus().isFound().expectHeader().valueEquals("Location", location);
+        pod.web()
+                .get()
+                .uri(path)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", location);
     }
 
     private static double lookups(RunningApp pod, String tier, String result) {
-        return pod.bean(MeterRegistry.class).get("shortgate.lookups").tag("tier", tier).tag("result", result)
-                .counter().count();
+        return pod.bean(MeterRegistry.class)
+                .get("shortgate.lookups")
+                .tag("tier", tier)
+                .tag("result", result)
+                .counter()
+                .count();
     }
 
     /** Waits up to {@code within} for the pod to answer the path so, polling; then asserts it once more. */
     private static void awaitOn(RunningApp pod, String path, int status, String location, Duration within) {
-        await().atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).until(() -> {
-            EntityExchangeResult<byte[]> result = pod.web().get().uri(path).exchange().expectBody().returnResult();
-            return result.getStatus().value() == status
-                    && (location == null || location.equals(result.getResponseHeaders().getFirst("Location")));
-        });
+        await().atMost(within)
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    EntityExchangeResult<byte[]> result =
+                            pod.web().get().uri(path).exchange().expectBody().returnResult();
+                    return result.getStatus().value() == status
+                            && (location == null
+                                    || location.equals(
+                                            result.getResponseHeaders().getFirst("Location")));
+                });
     }
 }

@@ -23,25 +23,57 @@ class RedisUnreachableIT {
 
     @Test
     void redirectsStillAnswerFromNearCacheAndDatabase() {
-        String code = pods.app().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        String code = pods.app()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/no-redis"))
-                .exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
 
-        pods.app().web().get().uri("/" + code).exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/no-redis");
+        pods.app()
+                .web()
+                .get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/no-redis");
 
         for (int i = 0; i < 30; i++) { // more than the breaker's minimum number of calls
             pods.app().bean(NearCache.class).invalidate(code);
-            pods.app().web().get().uri("/" + code).exchange().expectStatus().isFound()
-                    .expectHeader().valueEquals("Location", "https://example.com/no-redis");
+            pods.app()
+                    .web()
+                    .get()
+                    .uri("/" + code)
+                    .exchange()
+                    .expectStatus()
+                    .isFound()
+                    .expectHeader()
+                    .valueEquals("Location", "https://example.com/no-redis");
         }
         pods.app().web().get().uri("/unknownCode").exchange().expectStatus().isNotFound();
 
         MeterRegistry registry = pods.app().bean(MeterRegistry.class);
-        assertThat(registry.get("shortgate.lookups").tag("tier", "redis").tag("result", "error").counter().count())
+        assertThat(registry.get("shortgate.lookups")
+                        .tag("tier", "redis")
+                        .tag("result", "error")
+                        .counter()
+                        .count())
                 .isGreaterThanOrEqualTo(30);
-        assertThat(registry.get("shortgate.redirect").tag("tier", "db").tag("outcome", "found").timer().count())
+        assertThat(registry.get("shortgate.redirect")
+                        .tag("tier", "db")
+                        .tag("outcome", "found")
+                        .timer()
+                        .count())
                 .isEqualTo(30);
         assertThat(registry.get("shortgate.redirect").tag("outcome", "error").timers())
                 .allSatisfy(timer -> assertThat(timer.count()).isZero());
@@ -49,18 +81,30 @@ class RedisUnreachableIT {
         // the breaker ignores such calls, since they say nothing of how Redis answers, and stays closed.
         assertThat(pods.app().bean(RedisCalls.class).circuitBreaker().getState())
                 .isEqualTo(io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED);
-        assertThat(pods.app().bean(RedisCalls.class).circuitBreaker().getMetrics().getNumberOfNotPermittedCalls())
+        assertThat(pods.app()
+                        .bean(RedisCalls.class)
+                        .circuitBreaker()
+                        .getMetrics()
+                        .getNumberOfNotPermittedCalls())
                 .isZero();
     }
 
     @Test
     void podStaysReadyWhileRedisIsUnreachable() {
         // Redis refuses every connection (and the other test's lookups fail over to the database): still ready.
-        pods.app().management().get().uri("/actuator/health/readiness").exchange()
-                .expectStatus().isOk()
+        pods.app()
+                .management()
+                .get()
+                .uri("/actuator/health/readiness")
+                .exchange()
+                .expectStatus()
+                .isOk()
                 .expectBody()
-                .jsonPath("$.status").isEqualTo("UP")
-                .jsonPath("$.components.databaseReachable.status").isEqualTo("UP")
-                .jsonPath("$.components.redis").doesNotExist();
+                .jsonPath("$.status")
+                .isEqualTo("UP")
+                .jsonPath("$.components.databaseReachable.status")
+                .isEqualTo("UP")
+                .jsonPath("$.components.redis")
+                .doesNotExist();
     }
 }

@@ -45,18 +45,30 @@ class StalledRedisIT {
         redis.silence();
         for (int i = 0; i < 3; i++) {
             pods.app().bean(NearCache.class).invalidate(code);
-            web().get().uri("/" + code).exchange().expectStatus().isFound()
-                    .expectHeader().valueEquals("Location", "https://example.com/stalled");
-            assertThat(pods.app().bean(NearCache.class).getIfPresent(code)).satisfies(entry ->
-                    assertThat(entry == null || entry.isDone()).as("no load left pending").isTrue());
+            web().get()
+                    .uri("/" + code)
+                    .exchange()
+                    .expectStatus()
+                    .isFound()
+                    .expectHeader()
+                    .valueEquals("Location", "https://example.com/stalled");
+            assertThat(pods.app().bean(NearCache.class).getIfPresent(code))
+                    .satisfies(entry -> assertThat(entry == null || entry.isDone())
+                            .as("no load left pending")
+                            .isTrue());
         }
 
         redis.answer(); // the silenced connection is dropped; Lettuce reconnects by itself
         double redisHits = lookups("redis", "hit");
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             pods.app().bean(NearCache.class).invalidate(code);
-            web().get().uri("/" + code).exchange().expectStatus().isFound()
-                    .expectHeader().valueEquals("Location", "https://example.com/stalled");
+            web().get()
+                    .uri("/" + code)
+                    .exchange()
+                    .expectStatus()
+                    .isFound()
+                    .expectHeader()
+                    .valueEquals("Location", "https://example.com/stalled");
             assertThat(lookups("redis", "hit")).isGreaterThan(redisHits);
         });
     }
@@ -69,12 +81,14 @@ class StalledRedisIT {
         var breaker = pods.app().bean(RedisCalls.class).circuitBreaker();
         breaker.reset(); // closed, with no calls recorded: the first test's silence may have left it half-open
         var opened = new java.util.concurrent.atomic.AtomicBoolean();
-        breaker.getEventPublisher().onStateTransition(event -> { // it may be half-open again by the end of the loop
-            if (event.getStateTransition().getToState()
-                    == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN) {
-                opened.set(true);
-            }
-        });
+        breaker.getEventPublisher()
+                .onStateTransition(
+                        event -> { // it may be half-open again by the end of the loop
+                            if (event.getStateTransition().getToState()
+                                    == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN) {
+                                opened.set(true);
+                            }
+                        });
         for (int i = 0; i < 25; i++) {
             pods.app().bean(NearCache.class).invalidate(code);
             web().get().uri("/" + code).exchange().expectStatus().isFound();
@@ -85,14 +99,28 @@ class StalledRedisIT {
     }
 
     private static double lookups(String tier, String result) {
-        return pods.app().bean(MeterRegistry.class).get("shortgate.lookups").tag("tier", tier).tag("result", result)
-                .counter().count();
+        return pods.app()
+                .bean(MeterRegistry.class)
+                .get("shortgate.lookups")
+                .tag("tier", tier)
+                .tag("result", result)
+                .counter()
+                .count();
     }
 
     private static String create(String url) {
-        return web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", url)).exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+        return web().post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", url))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
     }
 
     private static WebTestClient web() {

@@ -21,12 +21,20 @@ class TierFallThroughIT {
 
     @Test
     void eachTierIsHitInTurnAndWrittenBack() {
-        pods.app().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        pods.app()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/tiers", "alias", "tiers"))
-                .exchange().expectStatus().isCreated();
+                .exchange()
+                .expectStatus()
+                .isCreated();
         ReactiveStringRedisTemplate redis = pods.app().bean(ReactiveStringRedisTemplate.class);
         String key = pods.redisPrefix() + "link:tiers";
-        assertThat(redis.hasKey(key).block(Duration.ofSeconds(5))).as("created link written through to Redis").isTrue();
+        assertThat(redis.hasKey(key).block(Duration.ofSeconds(5)))
+                .as("created link written through to Redis")
+                .isTrue();
 
         NearCache near = pods.app().bean(NearCache.class);
         near.invalidate("tiers");
@@ -41,21 +49,39 @@ class TierFallThroughIT {
         redis.delete(key).block(Duration.ofSeconds(5));
         redirectOnce();
         assertThat(count("db")).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> // written back after the answer, not before it
-                assertThat(redis.hasKey(key).block(Duration.ofSeconds(5))).as("database hit written back to Redis").isTrue());
-        assertThat(near.getIfPresent("tiers")).as("database hit written back to the near cache").isNotNull();
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> // written back after the answer, not before it
+                        assertThat(redis.hasKey(key).block(Duration.ofSeconds(5)))
+                                .as("database hit written back to Redis")
+                                .isTrue());
+        assertThat(near.getIfPresent("tiers"))
+                .as("database hit written back to the near cache")
+                .isNotNull();
 
         redirectOnce();
         assertThat(count("near")).isEqualTo(2);
     }
 
     private static void redirectOnce() {
-        pods.app().web().get().uri("/tiers").exchange().expectStatus().isFound()
-                .expectHeader().valueEquals("Location", "https://example.com/tiers");
+        pods.app()
+                .web()
+                .get()
+                .uri("/tiers")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/tiers");
     }
 
     private static long count(String tier) {
-        return pods.app().bean(MeterRegistry.class).get("shortgate.redirect").tag("tier", tier).tag("outcome", "found")
-                .timer().count();
+        return pods.app()
+                .bean(MeterRegistry.class)
+                .get("shortgate.redirect")
+                .tag("tier", tier)
+                .tag("outcome", "found")
+                .timer()
+                .count();
     }
 }

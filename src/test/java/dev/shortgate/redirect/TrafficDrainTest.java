@@ -32,9 +32,12 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * soon after. Before, Reactor Netty's graceful shutdown closed at once every connection without a request in its own
  * hands, so a request just sent, or being answered on the fast path, got a closed connection and no answer.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "shortgate.security.admin-key=" + TrafficDrainTest.KEY,
-        "spring.r2dbc.url=r2dbc:h2:mem:///drain?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "shortgate.security.admin-key=" + TrafficDrainTest.KEY,
+            "spring.r2dbc.url=r2dbc:h2:mem:///drain?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
+        })
 @AutoConfigureWebTestClient(timeout = "30s")
 @DirtiesContext // the drain closes the traffic port
 class TrafficDrainTest {
@@ -52,31 +55,58 @@ class TrafficDrainTest {
 
     @Test
     void drainAnswersTheNextRequestOnEachOpenConnectionWithCloseThenClosesItAndRefusesNewOnes() throws IOException {
-        String code = client.mutate().defaultHeader("X-Api-Key", KEY).build()
-                .post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/drain")).exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
-        try (Socket fastPath = socket(); Socket general = socket(); Socket idle = socket()) {
-            assertThat(exchange(fastPath, get("/" + code))).startsWith("HTTP/1.1 302")
+        String code = client.mutate()
+                .defaultHeader("X-Api-Key", KEY)
+                .build()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/drain"))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
+        try (Socket fastPath = socket();
+                Socket general = socket();
+                Socket idle = socket()) {
+            assertThat(exchange(fastPath, get("/" + code)))
+                    .startsWith("HTTP/1.1 302")
                     .doesNotContainIgnoringCase("connection: close");
-            assertThat(exchange(general, get("/api/v1/links/" + code))).startsWith("HTTP/1.1 401")
+            assertThat(exchange(general, get("/api/v1/links/" + code)))
+                    .startsWith("HTTP/1.1 401")
                     .doesNotContainIgnoringCase("connection: close");
             assertThat(exchange(idle, get("/" + code))).startsWith("HTTP/1.1 302");
 
             AtomicBoolean drained = new AtomicBoolean();
-            fast.drain(Duration.ofSeconds(20)).doFinally(signal -> drained.set(true)).subscribe();
+            fast.drain(Duration.ofSeconds(20))
+                    .doFinally(signal -> drained.set(true))
+                    .subscribe();
 
-            assertThat(exchange(fastPath, get("/" + code))).startsWith("HTTP/1.1 302")
-                    .containsIgnoringCase("connection: close").contains("https://example.com/drain");
-            assertThat(fastPath.getInputStream().read()).as("closed after the answer").isEqualTo(-1);
-            assertThat(exchange(general, get("/api/v1/links/" + code))).startsWith("HTTP/1.1 401")
+            assertThat(exchange(fastPath, get("/" + code)))
+                    .startsWith("HTTP/1.1 302")
+                    .containsIgnoringCase("connection: close")
+                    .contains("https://example.com/drain");
+            assertThat(fastPath.getInputStream().read())
+                    .as("closed after the answer")
+                    .isEqualTo(-1);
+            assertThat(exchange(general, get("/api/v1/links/" + code)))
+                    .startsWith("HTTP/1.1 401")
                     .containsIgnoringCase("connection: close");
-            assertThat(general.getInputStream().read()).as("closed after the answer").isEqualTo(-1);
+            assertThat(general.getInputStream().read())
+                    .as("closed after the answer")
+                    .isEqualTo(-1);
             // the listening channel closes on its event loop, shared with every server in this JVM: give it a moment
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThatThrownBy(this::socket)
-                    .as("no new connection").isInstanceOf(ConnectException.class));
+                    .as("no new connection")
+                    .isInstanceOf(ConnectException.class));
 
-            assertThat(idle.getInputStream().read()).as("idle connection closed").isEqualTo(-1);
+            assertThat(idle.getInputStream().read())
+                    .as("idle connection closed")
+                    .isEqualTo(-1);
             await().atMost(Duration.ofSeconds(5)).untilTrue(drained);
             assertThat(fast.openConnections()).isZero();
         }
@@ -112,7 +142,8 @@ class TrafficDrainTest {
         String text = head.toString(StandardCharsets.US_ASCII);
         for (String line : text.split("\r\n")) {
             if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                int length = Integer.parseInt(line.substring("content-length:".length()).trim());
+                int length = Integer.parseInt(
+                        line.substring("content-length:".length()).trim());
                 text += new String(in.readNBytes(length), StandardCharsets.US_ASCII);
             }
         }

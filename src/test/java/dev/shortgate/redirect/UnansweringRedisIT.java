@@ -27,7 +27,9 @@ class UnansweringRedisIT {
     static final StalledRedis redis = StalledRedis.neverAnswering();
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedis().with("spring.data.redis.url", redis.url())
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
+            .with("spring.data.redis.url", redis.url())
             .with("spring.data.redis.timeout", "3s"); // Lettuce's handshake waits this long for an answer
 
     @AfterAll
@@ -37,18 +39,38 @@ class UnansweringRedisIT {
 
     @Test
     void codesStillRedirectFromTheDatabaseWithoutWaitingOnRedis() {
-        String code = pods.app().web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/unanswered")).exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+        String code = pods.app()
+                .web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/unanswered"))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
         pods.app().web().get().uri("/" + code).exchange().expectStatus().isFound(); // warm, while Redis is tried
         double redisErrors = lookups("redis", "error");
         // Each request must answer within the lookup deadline (2 s), well inside the 3 s handshake
-        WebTestClient web = pods.app().web().mutate().responseTimeout(Duration.ofMillis(2500)).build();
+        WebTestClient web = pods.app()
+                .web()
+                .mutate()
+                .responseTimeout(Duration.ofMillis(2500))
+                .build();
 
         for (int i = 0; i < 5; i++) {
             pods.app().bean(NearCache.class).invalidate(code);
-            web.get().uri("/" + code).exchange().expectStatus().isFound()
-                    .expectHeader().valueEquals("Location", "https://example.com/unanswered");
+            web.get()
+                    .uri("/" + code)
+                    .exchange()
+                    .expectStatus()
+                    .isFound()
+                    .expectHeader()
+                    .valueEquals("Location", "https://example.com/unanswered");
             assertThat(pods.app().bean(NearCache.class).getIfPresent(code)).isDone();
         }
         assertThat(lookups("redis", "error")).isEqualTo(redisErrors + 5);
@@ -57,7 +79,12 @@ class UnansweringRedisIT {
     }
 
     private static double lookups(String tier, String result) {
-        return pods.app().bean(MeterRegistry.class).get("shortgate.lookups").tag("tier", tier).tag("result", result)
-                .counter().count();
+        return pods.app()
+                .bean(MeterRegistry.class)
+                .get("shortgate.lookups")
+                .tag("tier", tier)
+                .tag("result", result)
+                .counter()
+                .count();
     }
 }

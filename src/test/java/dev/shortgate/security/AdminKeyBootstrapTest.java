@@ -34,34 +34,55 @@ class AdminKeyBootstrapTest {
 
         String key;
         try (ConfigurableApplicationContext app = start(url)) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> PRINTED_KEY.matcher(output.getOut()).find());
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> PRINTED_KEY.matcher(output.getOut()).find());
             Matcher printed = PRINTED_KEY.matcher(output.getOut());
             assertThat(printed.find()).isTrue();
             key = printed.group(1);
             Long stored = app.getBean(DatabaseClient.class)
                     .sql("SELECT COUNT(*) AS n FROM api_key WHERE scope = 'admin' AND key_hash = :hash")
-                    .bind("hash", ApiKeys.sha256(key)).map(row -> ((Number) row.get("n")).longValue()).one().block();
+                    .bind("hash", ApiKeys.sha256(key))
+                    .map(row -> ((Number) row.get("n")).longValue())
+                    .one()
+                    .block();
             assertThat(stored).isEqualTo(1);
-            client(app, key).get().uri("/api/v1/links").exchange().expectStatus().isOk();
+            client(app, key)
+                    .get()
+                    .uri("/api/v1/links")
+                    .exchange()
+                    .expectStatus()
+                    .isOk();
         }
         int printedSoFar = output.getOut().length();
 
         try (ConfigurableApplicationContext app = start(url)) {
-            client(app, key).get().uri("/api/v1/links").exchange().expectStatus().isOk();
-            assertThat(PRINTED_KEY.matcher(output.getOut().substring(printedSoFar)).find())
-                    .as("a second start prints no key").isFalse();
+            client(app, key)
+                    .get()
+                    .uri("/api/v1/links")
+                    .exchange()
+                    .expectStatus()
+                    .isOk();
+            assertThat(PRINTED_KEY
+                            .matcher(output.getOut().substring(printedSoFar))
+                            .find())
+                    .as("a second start prints no key")
+                    .isFalse();
         }
     }
 
     private static ConfigurableApplicationContext start(String url) {
-        return new SpringApplicationBuilder(dev.shortgate.ShortgateApplication.class).run(
-                "--server.port=0", "--management.server.port=0", "--spring.r2dbc.url=" + url,
-                "--shortgate.security.admin-key=");
+        return new SpringApplicationBuilder(dev.shortgate.ShortgateApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--management.server.port=0",
+                        "--spring.r2dbc.url=" + url,
+                        "--shortgate.security.admin-key=");
     }
 
     private static WebTestClient client(ConfigurableApplicationContext app, String key) {
         return WebTestClient.bindToServer()
                 .baseUrl("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port"))
-                .defaultHeader("X-Api-Key", key).build();
+                .defaultHeader("X-Api-Key", key)
+                .build();
     }
 }

@@ -65,8 +65,10 @@ class ClientIpResolverTest {
     void hopsWithPortsOrBracketsAreUnderstood() throws Exception {
         InetAddress proxy = InetAddress.getByName("10.1.2.3");
 
-        assertThat(resolver.resolve(proxy, List.of("198.51.100.20:4711"))).isEqualTo(InetAddress.getByName("198.51.100.20"));
-        assertThat(resolver.resolve(proxy, List.of("[2001:db8::1]:443"))).isEqualTo(InetAddress.getByName("2001:db8::1"));
+        assertThat(resolver.resolve(proxy, List.of("198.51.100.20:4711")))
+                .isEqualTo(InetAddress.getByName("198.51.100.20"));
+        assertThat(resolver.resolve(proxy, List.of("[2001:db8::1]:443")))
+                .isEqualTo(InetAddress.getByName("2001:db8::1"));
         assertThat(resolver.resolve(proxy, List.of("2001:db8::2"))).isEqualTo(InetAddress.getByName("2001:db8::2"));
     }
 
@@ -74,8 +76,9 @@ class ClientIpResolverTest {
     void ipv6ProxiesAndIpv4MappedPeersMatchTheirBlocks() throws Exception {
         assertThat(resolver.isTrusted(InetAddress.getByName("fd12:3456::1"))).isTrue();
         assertThat(resolver.isTrusted(InetAddress.getByName("fe80::1"))).isFalse();
-        assertThat(resolver.isTrusted(InetAddress.getByAddress(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff,
-            (byte) 0xff, 10, 0, 0, 1}))).isTrue();
+        assertThat(resolver.isTrusted(InetAddress.getByAddress(
+                        new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 0, 0, 1})))
+                .isTrue();
         assertThat(resolver.isTrusted(InetAddress.getByName("192.168.1.7"))).isTrue();
         assertThat(resolver.isTrusted(InetAddress.getByName("192.168.1.8"))).isFalse();
     }
@@ -102,14 +105,16 @@ class ClientIpResolverTest {
     @Test
     void invalidTrustedProxyEntriesAreRejectedByName() {
         assertThatThrownBy(() -> new ClientIpResolver(List.of("10.0.0.0/33")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10.0.0.0/33");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("10.0.0.0/33");
         assertThatThrownBy(() -> new ClientIpResolver(List.of("proxy.internal")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("proxy.internal");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("proxy.internal");
         assertThatThrownBy(() -> new ClientIpResolver(List.of("fd00::/129")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fd00::/129");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fd00::/129");
         assertThatThrownBy(() -> new ClientIpResolver(List.of("10.0.0.0/x")))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new ClientIpResolver(List.of("")))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ClientIpResolver(List.of(""))).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -19,7 +19,8 @@ class SharedRateLimitIT {
     static final int LIMIT = 20;
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedis()
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
             .with("shortgate.security.rate-limit.api-capacity", LIMIT)
             .with("shortgate.security.rate-limit.api-refill", "1")
             .with("shortgate.security.rate-limit.api-period", "1h")
@@ -30,15 +31,25 @@ class SharedRateLimitIT {
     @Test
     void twoPodsTogetherAcceptAtMostTheLimit() {
         List<Integer> statuses = Flux.range(0, 60)
-                .flatMap(i -> WebClient.create("http://127.0.0.1:" + (i % 2 == 0 ? pods.a() : pods.b()).port())
-                        .get().uri("/api/v1/links?limit=1").header("X-Api-Key", TestServers.ADMIN_KEY)
-                        .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value())), 8)
-                .collectList().block(Duration.ofSeconds(60));
+                .flatMap(
+                        i -> WebClient.create("http://127.0.0.1:" + (i % 2 == 0 ? pods.a() : pods.b()).port())
+                                .get()
+                                .uri("/api/v1/links?limit=1")
+                                .header("X-Api-Key", TestServers.ADMIN_KEY)
+                                .exchangeToMono(response -> response.releaseBody()
+                                        .thenReturn(response.statusCode().value())),
+                        8)
+                .collectList()
+                .block(Duration.ofSeconds(60));
         long accepted = statuses.stream().filter(status -> status == 200).count();
         assertThat(statuses).containsOnly(200, 429);
         for (RunningApp app : new RunningApp[] {pods.a(), pods.b()}) {
-            assertThat(app.bean(io.micrometer.core.instrument.MeterRegistry.class).get("shortgate.ratelimit.fallbacks")
-                    .counter().count()).as("checks that fell back to a local bucket").isZero();
+            assertThat(app.bean(io.micrometer.core.instrument.MeterRegistry.class)
+                            .get("shortgate.ratelimit.fallbacks")
+                            .counter()
+                            .count())
+                    .as("checks that fell back to a local bucket")
+                    .isZero();
         }
         assertThat(accepted).isLessThanOrEqualTo(LIMIT).isGreaterThanOrEqualTo(LIMIT - 1);
     }

@@ -27,7 +27,8 @@ class UrlPolicyFuzzTest {
 
     private static final UrlPolicy POLICY = new UrlPolicy(new ShortgateProperties(URI.create("https://sho.rt")));
 
-    private static final Pattern URL = Pattern.compile("(https?)://(\\[[0-9a-f:]+\\]|[a-z0-9.-]+)(:[0-9]{1,5})?([/?#].*)?");
+    private static final Pattern URL =
+            Pattern.compile("(https?)://(\\[[0-9a-f:]+\\]|[a-z0-9.-]+)(:[0-9]{1,5})?([/?#].*)?");
     private static final Pattern DOTTED_QUAD = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
 
     @FuzzTest(maxDuration = "60s")
@@ -44,9 +45,13 @@ class UrlPolicyFuzzTest {
         assertThat(normalized.length()).isLessThanOrEqualTo(UrlPolicy.MAX_LENGTH);
         for (int i = 0; i < normalized.length(); i++) {
             char c = normalized.charAt(i);
-            assertThat(c > 0x20 && c < 0x7F).as("printable ASCII at %d of %s", i, normalized).isTrue();
+            assertThat(c > 0x20 && c < 0x7F)
+                    .as("printable ASCII at %d of %s", i, normalized)
+                    .isTrue();
         }
-        assertThat(POLICY.normalize(normalized)).as("normalising %s again", normalized).isEqualTo(normalized);
+        assertThat(POLICY.normalize(normalized))
+                .as("normalising %s again", normalized)
+                .isEqualTo(normalized);
 
         Matcher url = URL.matcher(normalized);
         assertThat(url.matches()).as("shape of %s", normalized).isTrue();
@@ -78,20 +83,34 @@ class UrlPolicyFuzzTest {
         } else {
             String last = host.substring(host.lastIndexOf('.') + 1);
             assertThat(last).as("last label of %s is no number", normalized).doesNotMatch("[0-9]+|0x[0-9a-f]*");
-            assertThat(host).as("host of %s", normalized).contains(".").doesNotEndWith(".")
-                    .isNotEqualTo("localhost").doesNotEndWith(".localhost").doesNotEndWith(".internal");
+            assertThat(host)
+                    .as("host of %s", normalized)
+                    .contains(".")
+                    .doesNotEndWith(".")
+                    .isNotEqualTo("localhost")
+                    .doesNotEndWith(".localhost")
+                    .doesNotEndWith(".internal");
         }
         if (address != null) {
             byte[] b = address.getAddress();
-            assertThat(address.isAnyLocalAddress() || address.isLoopbackAddress() || address.isLinkLocalAddress()
-                    || address.isSiteLocalAddress() || address.isMulticastAddress()).as("private %s", normalized)
+            assertThat(address.isAnyLocalAddress()
+                            || address.isLoopbackAddress()
+                            || address.isLinkLocalAddress()
+                            || address.isSiteLocalAddress()
+                            || address.isMulticastAddress())
+                    .as("private %s", normalized)
                     .isFalse();
             if (b.length == 4) {
                 assertThat(b[0] == 0 || (b[0] & 0xF0) == 0xF0 || (b[0] == 100 && (b[1] & 0xC0) == 64))
-                        .as("reserved or CGNAT %s", normalized).isFalse();
+                        .as("reserved or CGNAT %s", normalized)
+                        .isFalse();
             } else {
-                assertThat((b[0] & 0xFE) == 0xFC).as("unique local %s", normalized).isFalse();
-                assertThat((b[0] & 0xE0) == 0x20).as("global unicast %s", normalized).isTrue();
+                assertThat((b[0] & 0xFE) == 0xFC)
+                        .as("unique local %s", normalized)
+                        .isFalse();
+                assertThat((b[0] & 0xE0) == 0x20)
+                        .as("global unicast %s", normalized)
+                        .isTrue();
             }
         }
     }

@@ -38,7 +38,8 @@ class UrlPolicyPropertiesTest {
 
     @Test
     void anEmptyShortenerListAllowsEveryShortener() {
-        assertThat(bind(Map.of("shortgate.security.url.shortener-domains", "")).shortenerDomains()).isEmpty();
+        assertThat(bind(Map.of("shortgate.security.url.shortener-domains", "")).shortenerDomains())
+                .isEmpty();
     }
 
     private static UrlPolicyProperties bind(Map<String, String> properties) {

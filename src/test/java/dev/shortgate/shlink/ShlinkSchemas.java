@@ -30,8 +30,7 @@ final class ShlinkSchemas {
     private static final URI ROOT = URI.create("file:/shlink/");
     private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
 
-    private ShlinkSchemas() {
-    }
+    private ShlinkSchemas() {}
 
     /**
      * Fails unless {@code body} matches the schema Shlink documents for this answer.
@@ -43,10 +42,14 @@ final class ShlinkSchemas {
     static void assertValid(String pathFile, String method, String status, String body) {
         JsonNode responses = load("paths/" + pathFile).path(method).path("responses");
         JsonNode response = responses.has(status) ? responses.get(status) : responses.get("default");
-        assertThat(response).as("Shlink documents %s %s %s", method, pathFile, status).isNotNull();
+        assertThat(response)
+                .as("Shlink documents %s %s %s", method, pathFile, status)
+                .isNotNull();
         JsonNode content = response.path("content");
         Iterator<Map.Entry<String, JsonNode>> types = content.fields();
-        assertThat(types.hasNext()).as("a body for %s %s %s", method, pathFile, status).isTrue();
+        assertThat(types.hasNext())
+                .as("a body for %s %s %s", method, pathFile, status)
+                .isTrue();
         JsonNode schema = inline(types.next().getValue().get("schema"), under("paths/" + pathFile));
         assertMatches(schema, body);
     }
@@ -67,7 +70,8 @@ final class ShlinkSchemas {
         }
         Set<ValidationMessage> errors = validator.validate(document);
         assertThat(errors.stream().map(ValidationMessage::getMessage).collect(Collectors.toList()))
-                .as("Shlink's schema for %s", body).isEmpty();
+                .as("Shlink's schema for %s", body)
+                .isEmpty();
     }
 
     /** The schema with every file {@code $ref} replaced by that file's (inlined) content. */

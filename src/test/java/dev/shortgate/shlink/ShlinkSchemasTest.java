@@ -15,7 +15,8 @@ class ShlinkSchemasTest {
                  "dateCreated":"2016-08-21T20:34:16+02:00","visitsSummary":{"total":0,"nonBots":0,"bots":0},
                  "tags":["games","tech"],"meta":{"validSince":null,"validUntil":null,"maxVisits":500},
                  "domain":null,"title":null,"crawlable":false,"forwardQuery":true,"hasRedirectRules":false}
-                """)).doesNotThrowAnyException();
+                """))
+                .doesNotThrowAnyException();
     }
 
     @Test
@@ -25,6 +26,9 @@ class ShlinkSchemasTest {
                  "dateCreated":"2016-08-21T20:34:16+02:00","visitsSummary":{"total":0,"nonBots":0,"bots":0},
                  "meta":{"validSince":null,"validUntil":null,"maxVisits":500},
                  "domain":null,"title":null,"crawlable":"no","forwardQuery":true,"hasRedirectRules":false}
-                """)).isInstanceOf(AssertionError.class).hasMessageContaining("tags").hasMessageContaining("crawlable");
+                """))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("tags")
+                .hasMessageContaining("crawlable");
     }
 }

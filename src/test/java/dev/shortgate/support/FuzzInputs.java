@@ -6,8 +6,7 @@ import java.nio.charset.StandardCharsets;
 /** How the fuzz tests turn Jazzer's bytes into text. */
 public final class FuzzInputs {
 
-    private FuzzInputs() {
-    }
+    private FuzzInputs() {}
 
     /**
      * The input as UTF-8, so seed files are plain text; an input that starts with byte {@code 0xFF} (never valid

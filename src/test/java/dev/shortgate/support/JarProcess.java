@@ -47,11 +47,18 @@ public final class JarProcess implements AutoCloseable {
         int managementPort = freePort();
         Path workDir = Files.createTempDirectory("shortgate-e2e");
         Path log = workDir.resolve("app.log");
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-jar", jar,
-                "--server.port=" + port, "--management.server.port=" + managementPort));
+        List<String> command = new ArrayList<>(List.of(
+                javaBinary(),
+                "-Xmx512m",
+                "-jar",
+                jar,
+                "--server.port=" + port,
+                "--management.server.port=" + managementPort));
         arguments.forEach((name, value) -> command.add("--" + name + "=" + value));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         JarProcess app = new JarProcess(builder.start(), workDir, log, port, managementPort);
         app.awaitHealthy(Duration.ofSeconds(90));
@@ -72,14 +79,21 @@ public final class JarProcess implements AutoCloseable {
         HttpClient client = HttpClient.newHttpClient();
         URI readiness = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
         try {
-            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(IOException.class)
+            Awaitility.await()
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptionsInstanceOf(IOException.class)
                     .until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException(
                                     "The jar exited with " + process.exitValue() + ":\n" + logTail());
                         }
-                        return client.send(HttpRequest.newBuilder(readiness).build(),
-                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                        return client.send(
+                                                HttpRequest.newBuilder(readiness)
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.discarding())
+                                        .statusCode()
+                                == 200;
                     });
         } catch (ConditionTimeoutException e) {
             close();

@@ -46,8 +46,8 @@ public final class Nginx implements AutoCloseable {
         int port = freePort();
         Path dir = Files.createTempDirectory("shortgate-nginx");
         Files.createDirectories(dir.resolve("logs"));
-        String servers = podPorts.stream().map(p -> "    server 127.0.0.1:" + p + ";")
-                .collect(Collectors.joining("\n"));
+        String servers =
+                podPorts.stream().map(p -> "    server 127.0.0.1:" + p + ";").collect(Collectors.joining("\n"));
         Files.writeString(dir.resolve("nginx.conf"), """
                 worker_processes 1;
                 error_log %1$s/logs/error.log warn;
@@ -79,13 +79,24 @@ public final class Nginx implements AutoCloseable {
                   }
                 }
                 """.formatted(dir, servers, port, UPSTREAM_SOURCE));
-        Process process = new ProcessBuilder(binary, "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString(),
-                "-g", "daemon off; master_process off;")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("logs/stdout.log").toFile()).start();
+        Process process = new ProcessBuilder(
+                        binary,
+                        "-p",
+                        dir.toString(),
+                        "-c",
+                        dir.resolve("nginx.conf").toString(),
+                        "-g",
+                        "daemon off; master_process off;")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("logs/stdout.log").toFile())
+                .start();
         Nginx nginx = new Nginx(process, dir, port);
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
-                    .ignoreExceptionsInstanceOf(IOException.class).until(() -> {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
+                    .ignoreExceptionsInstanceOf(IOException.class)
+                    .until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException(
                                     "nginx exited with " + process.exitValue() + ": " + nginx.errors());
@@ -106,8 +117,8 @@ public final class Nginx implements AutoCloseable {
         Path binary = Path.of(named == null || named.isBlank() ? "/usr/sbin/nginx" : named);
         if (!Files.isExecutable(binary)) {
             if (Boolean.parseBoolean(System.getenv("SHORTGATE_TEST_REQUIRE_SERVICES"))) {
-                throw new IllegalStateException("nginx is not installed at " + binary
-                        + ", and SHORTGATE_TEST_REQUIRE_SERVICES=true");
+                throw new IllegalStateException(
+                        "nginx is not installed at " + binary + ", and SHORTGATE_TEST_REQUIRE_SERVICES=true");
             }
             Assumptions.abort("nginx is not installed at " + binary + "; skipping the load-balancer test");
         }

@@ -40,8 +40,7 @@ public final class Pods implements BeforeAllCallback, AfterAllCallback {
     private String redisPrefix;
     private Map<String, Object> properties;
 
-    private Pods() {
-    }
+    private Pods() {}
 
     /** One pod on a new MariaDB database, without Redis. */
     public static Pods onMariaDb() {

@@ -32,14 +32,18 @@ public final class RunningApp implements AutoCloseable {
     }
 
     public WebTestClient web() {
-        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port())
+        return WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port())
                 .defaultHeader("X-Api-Key", TestServers.ADMIN_KEY)
-                .responseTimeout(Duration.ofSeconds(30)).build();
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
     }
 
     public WebTestClient management() {
-        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + managementPort())
-                .responseTimeout(Duration.ofSeconds(30)).build();
+        return WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + managementPort())
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
     }
 
     public <T> T bean(Class<T> type) {

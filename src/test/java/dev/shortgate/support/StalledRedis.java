@@ -49,10 +49,12 @@ public final class StalledRedis implements AutoCloseable {
      * the first connection, so a class holding this in a static field still skips cleanly when none is named.
      */
     public static StalledRedis relayingToTestRedis() {
-        return new StalledRedis(() -> {
-            URI uri = URI.create(TestServers.redisUrl());
-            return new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort());
-        }, false);
+        return new StalledRedis(
+                () -> {
+                    URI uri = URI.create(TestServers.redisUrl());
+                    return new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort());
+                },
+                false);
     }
 
     /** Accepts connections and never answers anything, not even the client's handshake. */
@@ -164,7 +166,8 @@ public final class StalledRedis implements AutoCloseable {
 
         private void redisToClient(Socket from) {
             byte[] buffer = new byte[8192];
-            try (InputStream in = from.getInputStream(); OutputStream out = client.getOutputStream()) {
+            try (InputStream in = from.getInputStream();
+                    OutputStream out = client.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     if (silent) {

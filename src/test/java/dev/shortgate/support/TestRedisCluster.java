@@ -40,8 +40,12 @@ public final class TestRedisCluster implements AutoCloseable {
             seeds.add(RedisURI.create(hostPort[0], Integer.parseInt(hostPort[1])));
         }
         client = RedisClusterClient.create(resources, seeds);
-        client.setOptions(ClusterClientOptions.builder().topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                .enablePeriodicRefresh(Duration.ofSeconds(1)).enableAllAdaptiveRefreshTriggers().build()).build());
+        client.setOptions(ClusterClientOptions.builder()
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enablePeriodicRefresh(Duration.ofSeconds(1))
+                        .enableAllAdaptiveRefreshTriggers()
+                        .build())
+                .build());
         connection = client.connect();
     }
 
@@ -59,7 +63,7 @@ public final class TestRedisCluster implements AutoCloseable {
     public Partitions topology() {
         for (RedisURI seed : seeds) {
             try (RedisClient single = RedisClient.create(resources, seed);
-                 StatefulRedisConnection<String, String> node = single.connect()) {
+                    StatefulRedisConnection<String, String> node = single.connect()) {
                 node.setTimeout(Duration.ofSeconds(2));
                 return ClusterPartitionParser.parse(node.sync().clusterNodes());
             } catch (RuntimeException down) {
@@ -73,8 +77,10 @@ public final class TestRedisCluster implements AutoCloseable {
     public Optional<RedisClusterNode> masterOf(String key) {
         int slot = SlotHash.getSlot(key);
         return topology().getPartitions().stream()
-                .filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
-                        && !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL) && node.hasSlot(slot))
+                .filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM)
+                        && !node.is(RedisClusterNode.NodeFlag.FAIL)
+                        && !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)
+                        && node.hasSlot(slot))
                 .findFirst();
     }
 
@@ -85,18 +91,41 @@ public final class TestRedisCluster implements AutoCloseable {
         List<String> command;
         long pid;
         try (RedisClient single = RedisClient.create(resources, uri);
-             StatefulRedisConnection<String, String> node = single.connect()) {
-            Map<String, String> config = node.sync().configGet("port", "bind", "dir", "cluster-config-file",
-                    "cluster-node-timeout", "pidfile", "logfile");
-            command = List.of("redis-server", "--port", config.get("port"), "--bind", config.get("bind").split(" ")[0],
-                    "--cluster-enabled", "yes", "--cluster-config-file", config.get("cluster-config-file"),
-                    "--cluster-node-timeout", config.get("cluster-node-timeout"), "--dir", config.get("dir"),
-                    "--save", "", "--appendonly", "no", "--daemonize", "yes",
-                    "--pidfile", config.get("pidfile"), "--logfile", config.get("logfile"));
+                StatefulRedisConnection<String, String> node = single.connect()) {
+            Map<String, String> config = node.sync()
+                    .configGet(
+                            "port", "bind", "dir", "cluster-config-file", "cluster-node-timeout", "pidfile", "logfile");
+            command = List.of(
+                    "redis-server",
+                    "--port",
+                    config.get("port"),
+                    "--bind",
+                    config.get("bind").split(" ")[0],
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    config.get("cluster-config-file"),
+                    "--cluster-node-timeout",
+                    config.get("cluster-node-timeout"),
+                    "--dir",
+                    config.get("dir"),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--daemonize",
+                    "yes",
+                    "--pidfile",
+                    config.get("pidfile"),
+                    "--logfile",
+                    config.get("logfile"));
             String info = node.sync().info("server");
-            pid = info.lines().filter(line -> line.startsWith("process_id:"))
-                    .mapToLong(line -> Long.parseLong(line.substring("process_id:".length()).trim()))
-                    .findFirst().orElseThrow();
+            pid = info.lines()
+                    .filter(line -> line.startsWith("process_id:"))
+                    .mapToLong(line -> Long.parseLong(
+                            line.substring("process_id:".length()).trim()))
+                    .findFirst()
+                    .orElseThrow();
         }
         ProcessHandle process = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("No process " + pid));
         killed.add(command);

@@ -30,8 +30,7 @@ public final class TestServers {
     /** The admin API key every test application is started with. */
     public static final String ADMIN_KEY = "test-admin-key-0123456789";
 
-    private TestServers() {
-    }
+    private TestServers() {}
 
     public static String r2dbcUrl() {
         return required("SHORTGATE_TEST_R2DBC_URL");
@@ -68,7 +67,8 @@ public final class TestServers {
     /** A new, empty MariaDB database; {@link Database#close()} drops it. */
     public static Database newDatabase() {
         ConnectionFactoryOptions base = ConnectionFactoryOptions.parse(r2dbcUrl());
-        String name = "sgit_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+        String name = "sgit_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
         Database database = new Database(base, name);
         database.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
         return database;
@@ -89,7 +89,9 @@ public final class TestServers {
         all.put("management.server.port", "0");
         all.put("shortgate.security.admin-key", ADMIN_KEY);
         all.putAll(properties);
-        String[] args = all.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        String[] args = all.entrySet().stream()
+                .map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
         return new SpringApplicationBuilder(ShortgateApplication.class).run(args);
     }
 
@@ -122,7 +124,7 @@ public final class TestServers {
 
         public void execute(String sql) {
             try (Connection connection = DriverManager.getConnection(jdbcUrl(""), user(), password());
-                 Statement statement = connection.createStatement()) {
+                    Statement statement = connection.createStatement()) {
                 statement.execute(sql);
             } catch (SQLException e) {
                 throw new IllegalStateException("Could not run " + sql, e);
@@ -132,8 +134,8 @@ public final class TestServers {
         /** Runs a query in this database and returns the first column of the first row, as a long. */
         public long queryForLong(String sql) {
             try (Connection connection = DriverManager.getConnection(jdbcUrl(name), user(), password());
-                 Statement statement = connection.createStatement();
-                 var rows = statement.executeQuery(sql)) {
+                    Statement statement = connection.createStatement();
+                    var rows = statement.executeQuery(sql)) {
                 rows.next();
                 return rows.getLong(1);
             } catch (SQLException e) {
@@ -144,7 +146,7 @@ public final class TestServers {
         /** Runs a statement in this database. */
         public void update(String sql) {
             try (Connection connection = DriverManager.getConnection(jdbcUrl(name), user(), password());
-                 Statement statement = connection.createStatement()) {
+                    Statement statement = connection.createStatement()) {
                 statement.execute(sql);
             } catch (SQLException e) {
                 throw new IllegalStateException("Could not run " + sql, e);

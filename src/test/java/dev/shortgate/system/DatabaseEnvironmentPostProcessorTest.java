@@ -28,26 +28,32 @@ class DatabaseEnvironmentPostProcessorTest {
     // --- jdbcUrl ----------------------------------------------------------------------------------------------
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = ' ', value = {
-            "r2dbc:mysql://u:p@db:3306/shortgate jdbc:mariadb://db:3306/shortgate",
-            "r2dbc:mysql://db/shortgate jdbc:mariadb://db/shortgate",
-            "r2dbc:mariadb://db:3307/links jdbc:mariadb://db:3307/links",
-            "r2dbc:mysql://127.0.0.1:3306/shortgate_test jdbc:mariadb://127.0.0.1:3306/shortgate_test",
-            "r2dbc:mysql://[::1]:3306/shortgate jdbc:mariadb://[::1]:3306/shortgate",
-            "r2dbc:mysql://u%40corp:p%3Ass@db:3306/shortgate jdbc:mariadb://db:3306/shortgate",
-            "r2dbc:mysql://db:3306 jdbc:mariadb://db:3306/"})
+    @CsvSource(
+            delimiter = ' ',
+            value = {
+                "r2dbc:mysql://u:p@db:3306/shortgate jdbc:mariadb://db:3306/shortgate",
+                "r2dbc:mysql://db/shortgate jdbc:mariadb://db/shortgate",
+                "r2dbc:mariadb://db:3307/links jdbc:mariadb://db:3307/links",
+                "r2dbc:mysql://127.0.0.1:3306/shortgate_test jdbc:mariadb://127.0.0.1:3306/shortgate_test",
+                "r2dbc:mysql://[::1]:3306/shortgate jdbc:mariadb://[::1]:3306/shortgate",
+                "r2dbc:mysql://u%40corp:p%3Ass@db:3306/shortgate jdbc:mariadb://db:3306/shortgate",
+                "r2dbc:mysql://db:3306 jdbc:mariadb://db:3306/"
+            })
     void mysqlAndMariadbUrlsBecomeMariadbJdbcUrlsWithoutCredentials(String r2dbc, String jdbc) {
         assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc)).isEqualTo(jdbc);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = ' ', value = {
-            "r2dbc:h2:file:///./data/shortgate?options=MODE=MySQL;DATABASE_TO_LOWER=TRUE "
-                    + "jdbc:h2:file:./data/shortgate;MODE=MySQL;DATABASE_TO_LOWER=TRUE",
-            "r2dbc:h2:file:///./data/shortgate jdbc:h2:file:./data/shortgate",
-            "r2dbc:h2:file:////var/lib/shortgate/db?options=MODE=MySQL jdbc:h2:file:/var/lib/shortgate/db;MODE=MySQL",
-            "r2dbc:h2:mem:///testdb?options=DB_CLOSE_DELAY=-1;MODE=MySQL jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1;MODE=MySQL",
-            "r2dbc:h2:mem:///testdb jdbc:h2:mem:testdb"})
+    @CsvSource(
+            delimiter = ' ',
+            value = {
+                "r2dbc:h2:file:///./data/shortgate?options=MODE=MySQL;DATABASE_TO_LOWER=TRUE "
+                        + "jdbc:h2:file:./data/shortgate;MODE=MySQL;DATABASE_TO_LOWER=TRUE",
+                "r2dbc:h2:file:///./data/shortgate jdbc:h2:file:./data/shortgate",
+                "r2dbc:h2:file:////var/lib/shortgate/db?options=MODE=MySQL jdbc:h2:file:/var/lib/shortgate/db;MODE=MySQL",
+                "r2dbc:h2:mem:///testdb?options=DB_CLOSE_DELAY=-1;MODE=MySQL jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1;MODE=MySQL",
+                "r2dbc:h2:mem:///testdb jdbc:h2:mem:testdb"
+            })
     void h2UrlsBecomeH2JdbcUrlsWithTheirOptionsAsSettings(String r2dbc, String jdbc) {
         assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc)).isEqualTo(jdbc);
     }
@@ -55,16 +61,20 @@ class DatabaseEnvironmentPostProcessorTest {
     @Test
     void percentEncodedH2OptionsAreDecodedAsR2dbcDecodesThem() {
         // R2DBC opens the database with DB_CLOSE_DELAY=-1; Flyway must get the same setting, not "%3D".
-        assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl("r2dbc:h2:mem:///testdb?options=DB_CLOSE_DELAY%3D-1%3BMODE%3DMySQL"))
+        assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl(
+                        "r2dbc:h2:mem:///testdb?options=DB_CLOSE_DELAY%3D-1%3BMODE%3DMySQL"))
                 .isEqualTo("jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1;MODE=MySQL");
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = ' ', value = {
-            "r2dbc:h2:mem:///testdb?DB_CLOSE_DELAY=-1&MODE=MySQL jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1;MODE=MySQL",
-            "r2dbc:h2:mem:///testdb?options=MODE=MySQL&DB_CLOSE_DELAY=-1 jdbc:h2:mem:testdb;MODE=MySQL;DB_CLOSE_DELAY=-1",
-            "r2dbc:h2:mem:///testdb?connectTimeout=PT5S&NOT_AN_H2_SETTING=1 jdbc:h2:mem:testdb",
-            "r2dbc:pool:h2:mem:///testdb?maxSize=20&initialSize=2&DB_CLOSE_DELAY=-1 jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1"})
+    @CsvSource(
+            delimiter = ' ',
+            value = {
+                "r2dbc:h2:mem:///testdb?DB_CLOSE_DELAY=-1&MODE=MySQL jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1;MODE=MySQL",
+                "r2dbc:h2:mem:///testdb?options=MODE=MySQL&DB_CLOSE_DELAY=-1 jdbc:h2:mem:testdb;MODE=MySQL;DB_CLOSE_DELAY=-1",
+                "r2dbc:h2:mem:///testdb?connectTimeout=PT5S&NOT_AN_H2_SETTING=1 jdbc:h2:mem:testdb",
+                "r2dbc:pool:h2:mem:///testdb?maxSize=20&initialSize=2&DB_CLOSE_DELAY=-1 jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1"
+            })
     void h2GetsTheSettingsR2dbcH2AppliesAndNoOthers(String r2dbc, String jdbc) {
         // r2dbc-h2 applies 'options' and the query parameters named like H2 settings; it ignores the rest (pool
         // and R2DBC options), and H2's JDBC driver would refuse them as unknown settings.
@@ -72,21 +82,29 @@ class DatabaseEnvironmentPostProcessorTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = ' ', value = {
-            "r2dbc:pool:mysql://u:p@db:3306/shortgate jdbc:mariadb://db:3306/shortgate",
-            "r2dbc:pool:mariadb://db/shortgate jdbc:mariadb://db/shortgate",
-            "r2dbc:pool:h2:file:///./data/shortgate?options=MODE=MySQL jdbc:h2:file:./data/shortgate;MODE=MySQL",
-            "r2dbc:pool:h2:mem:///testdb jdbc:h2:mem:testdb"})
+    @CsvSource(
+            delimiter = ' ',
+            value = {
+                "r2dbc:pool:mysql://u:p@db:3306/shortgate jdbc:mariadb://db:3306/shortgate",
+                "r2dbc:pool:mariadb://db/shortgate jdbc:mariadb://db/shortgate",
+                "r2dbc:pool:h2:file:///./data/shortgate?options=MODE=MySQL jdbc:h2:file:./data/shortgate;MODE=MySQL",
+                "r2dbc:pool:h2:mem:///testdb jdbc:h2:mem:testdb"
+            })
     void pooledUrlsNameTheDatabaseOfTheDriverTheyWrap(String r2dbc, String jdbc) {
         // Spring Boot accepts r2dbc:pool:<driver>:... for spring.r2dbc.url; the pool is not a database.
         assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc)).isEqualTo(jdbc);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"r2dbc:postgresql://u:secret@db:5432/shortgate", "r2dbc:mssql://u:secret@db/shortgate",
-            "r2dbc:pool:postgresql://u:secret@db/shortgate"})
+    @ValueSource(
+            strings = {
+                "r2dbc:postgresql://u:secret@db:5432/shortgate",
+                "r2dbc:mssql://u:secret@db/shortgate",
+                "r2dbc:pool:postgresql://u:secret@db/shortgate"
+            })
     void unsupportedDriversAreRefusedWithoutRevealingThePassword(String r2dbc) {
-        assertThatIllegalArgumentException().isThrownBy(() -> DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc))
                 .withMessageContaining("Unsupported R2DBC driver")
                 .withMessageContaining("use r2dbc:mysql or r2dbc:h2")
                 .withMessageContaining("@db")
@@ -110,20 +128,26 @@ class DatabaseEnvironmentPostProcessorTest {
     // --- postProcessEnvironment -------------------------------------------------------------------------------
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "r2dbc:mysql://db:3306/sg?sslMode=REQUIRED | jdbc:mariadb://db:3306/sg?sslMode=trust",
-            "r2dbc:mysql://db/sg?sslMode=verify_ca&sslCa=/etc/ssl/ca.pem | jdbc:mariadb://db/sg?sslMode=verify-ca&serverSslCert=/etc/ssl/ca.pem",
-            "r2dbc:mysql://db/sg?sslMode=VERIFY_IDENTITY | jdbc:mariadb://db/sg?sslMode=verify-full",
-            "r2dbc:mysql://db/sg?sslMode=DISABLED&sslCa=/ca.pem | jdbc:mariadb://db/sg?sslMode=disable",
-            "r2dbc:mysql://db/sg?sslMode=PREFERRED | jdbc:mariadb://db/sg",
-            "r2dbc:pool:mysql://db/sg?sslMode=REQUIRED&maxSize=5 | jdbc:mariadb://db/sg?sslMode=trust"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "r2dbc:mysql://db:3306/sg?sslMode=REQUIRED | jdbc:mariadb://db:3306/sg?sslMode=trust",
+                "r2dbc:mysql://db/sg?sslMode=verify_ca&sslCa=/etc/ssl/ca.pem | jdbc:mariadb://db/sg?sslMode=verify-ca&serverSslCert=/etc/ssl/ca.pem",
+                "r2dbc:mysql://db/sg?sslMode=VERIFY_IDENTITY | jdbc:mariadb://db/sg?sslMode=verify-full",
+                "r2dbc:mysql://db/sg?sslMode=DISABLED&sslCa=/ca.pem | jdbc:mariadb://db/sg?sslMode=disable",
+                "r2dbc:mysql://db/sg?sslMode=PREFERRED | jdbc:mariadb://db/sg",
+                "r2dbc:pool:mysql://db/sg?sslMode=REQUIRED&maxSize=5 | jdbc:mariadb://db/sg?sslMode=trust"
+            })
     void flywayConnectsWithTheTlsModeOfTheR2dbcUrl(String r2dbc, String jdbc) {
         assertThat(DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc)).isEqualTo(jdbc);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"r2dbc:mysql://db/sg?sslMode=TUNNEL",
-            "r2dbc:mysql://db/sg?sslMode=REQUIRED&sslCa=/certs/a%26b.pem"})
+    @ValueSource(
+            strings = {
+                "r2dbc:mysql://db/sg?sslMode=TUNNEL",
+                "r2dbc:mysql://db/sg?sslMode=REQUIRED&sslCa=/certs/a%26b.pem"
+            })
     void tlsSettingsFlywayCannotMatchAreRefusedWithTheWayOut(String r2dbc) {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> DatabaseEnvironmentPostProcessor.jdbcUrl(r2dbc))
@@ -171,8 +195,8 @@ class DatabaseEnvironmentPostProcessorTest {
 
     @Test
     void aRedisClusterFollowsFailoversUnlessTopologyRefreshIsSetExplicitly() {
-        MockEnvironment cluster = new MockEnvironment()
-                .withProperty("spring.data.redis.cluster.nodes", "r1:6379,r2:6379");
+        MockEnvironment cluster =
+                new MockEnvironment().withProperty("spring.data.redis.cluster.nodes", "r1:6379,r2:6379");
         MockEnvironment tuned = new MockEnvironment()
                 .withProperty("spring.data.redis.cluster.nodes", "r1:6379")
                 .withProperty("spring.data.redis.lettuce.cluster.refresh.period", "30s");
@@ -182,10 +206,14 @@ class DatabaseEnvironmentPostProcessorTest {
         process(tuned);
         process(standalone);
 
-        assertThat(cluster.getProperty("spring.data.redis.lettuce.cluster.refresh.adaptive")).isEqualTo("true");
-        assertThat(cluster.getProperty("spring.data.redis.lettuce.cluster.refresh.period")).isEqualTo("5s");
-        assertThat(tuned.getProperty("spring.data.redis.lettuce.cluster.refresh.period")).isEqualTo("30s");
-        assertThat(standalone.getProperty("spring.data.redis.lettuce.cluster.refresh.adaptive")).isNull();
+        assertThat(cluster.getProperty("spring.data.redis.lettuce.cluster.refresh.adaptive"))
+                .isEqualTo("true");
+        assertThat(cluster.getProperty("spring.data.redis.lettuce.cluster.refresh.period"))
+                .isEqualTo("5s");
+        assertThat(tuned.getProperty("spring.data.redis.lettuce.cluster.refresh.period"))
+                .isEqualTo("30s");
+        assertThat(standalone.getProperty("spring.data.redis.lettuce.cluster.refresh.adaptive"))
+                .isNull();
     }
 
     @Test
@@ -198,7 +226,9 @@ class DatabaseEnvironmentPostProcessorTest {
         process(environment);
 
         assertThat(environment.getProperty("spring.flyway.url")).isEqualTo("jdbc:mariadb://migrations:3306/shortgate");
-        assertThat(environment.getProperty("spring.flyway.user")).as("left to whoever set the Flyway URL").isNull();
+        assertThat(environment.getProperty("spring.flyway.user"))
+                .as("left to whoever set the Flyway URL")
+                .isNull();
     }
 
     @Test
@@ -232,8 +262,8 @@ class DatabaseEnvironmentPostProcessorTest {
 
     @Test
     void pooledH2WithoutUserAlsoUsesSa() {
-        MockEnvironment environment = new MockEnvironment()
-                .withProperty("spring.r2dbc.url", "r2dbc:pool:h2:mem:///testdb");
+        MockEnvironment environment =
+                new MockEnvironment().withProperty("spring.r2dbc.url", "r2dbc:pool:h2:mem:///testdb");
 
         process(environment);
 
@@ -260,15 +290,17 @@ class DatabaseEnvironmentPostProcessorTest {
         process(environment);
 
         assertThat(environment.getProperty("spring.flyway.url")).isNull();
-        assertThat(environment.getPropertySources().contains(DatabaseEnvironmentPostProcessor.SOURCE_NAME)).isFalse();
+        assertThat(environment.getPropertySources().contains(DatabaseEnvironmentPostProcessor.SOURCE_NAME))
+                .isFalse();
     }
 
     @Test
     void unsupportedR2dbcDriverFailsStartupClearly() {
-        MockEnvironment environment = new MockEnvironment()
-                .withProperty("spring.r2dbc.url", "r2dbc:postgresql://db/shortgate");
+        MockEnvironment environment =
+                new MockEnvironment().withProperty("spring.r2dbc.url", "r2dbc:postgresql://db/shortgate");
 
-        assertThatIllegalArgumentException().isThrownBy(() -> process(environment))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> process(environment))
                 .withMessageContaining("Unsupported R2DBC driver 'postgresql'");
     }
 
@@ -282,8 +314,13 @@ class DatabaseEnvironmentPostProcessorTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"spring.data.redis.url=redis://cache:6379", "spring.data.redis.host=cache",
-            "spring.data.redis.cluster.nodes=a:6379,b:6379", "spring.data.redis.cluster.nodes[0]=a:6379"})
+    @ValueSource(
+            strings = {
+                "spring.data.redis.url=redis://cache:6379",
+                "spring.data.redis.host=cache",
+                "spring.data.redis.cluster.nodes=a:6379,b:6379",
+                "spring.data.redis.cluster.nodes[0]=a:6379"
+            })
     void redisHealthIsLeftAloneWhenRedisIsConfigured(String property) {
         String[] nameAndValue = property.split("=", 2);
         MockEnvironment environment = new MockEnvironment().withProperty(nameAndValue[0], nameAndValue[1]);
@@ -304,14 +341,17 @@ class DatabaseEnvironmentPostProcessorTest {
 
     @Test
     void derivedValuesComeLastSoEveryOtherSourceWins() {
-        MockEnvironment environment = new MockEnvironment()
-                .withProperty("spring.r2dbc.url", "r2dbc:mysql://db/shortgate");
+        MockEnvironment environment =
+                new MockEnvironment().withProperty("spring.r2dbc.url", "r2dbc:mysql://db/shortgate");
         environment.getPropertySources().addLast(new MapPropertySource("late", Map.of("x", "y")));
 
         process(environment);
 
-        assertThat(environment.getPropertySources().stream().map(PropertySource::getName).toList())
-                .last().isEqualTo(DatabaseEnvironmentPostProcessor.SOURCE_NAME);
+        assertThat(environment.getPropertySources().stream()
+                        .map(PropertySource::getName)
+                        .toList())
+                .last()
+                .isEqualTo(DatabaseEnvironmentPostProcessor.SOURCE_NAME);
     }
 
     @Test
@@ -326,7 +366,9 @@ class DatabaseEnvironmentPostProcessorTest {
             }
         }
 
-        assertThat(registrations).singleElement().asString()
+        assertThat(registrations)
+                .singleElement()
+                .asString()
                 .contains("org.springframework.boot.EnvironmentPostProcessor=\\");
     }
 

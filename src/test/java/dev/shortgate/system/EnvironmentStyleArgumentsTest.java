@@ -18,11 +18,15 @@ class EnvironmentStyleArgumentsTest {
     private static StandardEnvironment environment(String... args) {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
-        environment.getPropertySources().addLast(new SystemEnvironmentPropertySource(
-                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                Map.of("SPRING_R2DBC_URL", "r2dbc:mysql://from-environment/sg")));
-        environment.getPropertySources().addLast(new MapPropertySource("applicationYaml",
-                Map.of("shortgate.base-url", "http://localhost:8080")));
+        environment
+                .getPropertySources()
+                .addLast(new SystemEnvironmentPropertySource(
+                        StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                        Map.of("SPRING_R2DBC_URL", "r2dbc:mysql://from-environment/sg")));
+        environment
+                .getPropertySources()
+                .addLast(new MapPropertySource(
+                        "applicationYaml", Map.of("shortgate.base-url", "http://localhost:8080")));
         environment.getPropertySources().addFirst(new SimpleCommandLinePropertySource(args));
         ConfigurationPropertySources.attach(environment);
         new EnvironmentStyleArguments().postProcessEnvironment(environment, new SpringApplication());
@@ -31,11 +35,16 @@ class EnvironmentStyleArgumentsTest {
 
     @Test
     void environmentVariableNamesOnTheCommandLineMeanWhatTheVariablesMean() {
-        StandardEnvironment environment = environment("--SPRING_R2DBC_URL=r2dbc:mysql://db:3306/sg",
-                "--SHORTGATE_BASE_URL=https://sho.rt", "--SHORTGATE_REDIRECT_NEARCACHE_TTL=30s");
+        StandardEnvironment environment = environment(
+                "--SPRING_R2DBC_URL=r2dbc:mysql://db:3306/sg",
+                "--SHORTGATE_BASE_URL=https://sho.rt",
+                "--SHORTGATE_REDIRECT_NEARCACHE_TTL=30s");
 
         assertThat(environment.getProperty("spring.r2dbc.url")).isEqualTo("r2dbc:mysql://db:3306/sg");
-        assertThat(Binder.get(environment).bind("shortgate.base-url", String.class).get()).isEqualTo("https://sho.rt");
+        assertThat(Binder.get(environment)
+                        .bind("shortgate.base-url", String.class)
+                        .get())
+                .isEqualTo("https://sho.rt");
         assertThat(environment.getProperty("shortgate.redirect.near-cache.ttl")).isEqualTo("30s");
     }
 
@@ -45,13 +54,14 @@ class EnvironmentStyleArgumentsTest {
 
         assertThat(environment.getProperty("spring.r2dbc.url")).isEqualTo("r2dbc:mysql://from-environment/sg");
         assertThat(environment.getProperty("shortgate.base-url")).isEqualTo("http://localhost:8080");
-        assertThat(environment.getPropertySources().contains(EnvironmentStyleArguments.SOURCE_NAME)).isFalse();
+        assertThat(environment.getPropertySources().contains(EnvironmentStyleArguments.SOURCE_NAME))
+                .isFalse();
     }
 
     @Test
     void dottedArgumentsAreLeftToSpringBootAndStillWin() {
-        StandardEnvironment environment = environment("--spring.r2dbc.url=r2dbc:h2:mem:///x",
-                "--shortgate.base-url=https://dotted.example");
+        StandardEnvironment environment =
+                environment("--spring.r2dbc.url=r2dbc:h2:mem:///x", "--shortgate.base-url=https://dotted.example");
 
         assertThat(environment.getProperty("spring.r2dbc.url")).isEqualTo("r2dbc:h2:mem:///x");
         assertThat(environment.getProperty("shortgate.base-url")).isEqualTo("https://dotted.example");

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 class LinkTablesTest {
 
-    private final LinkTables split = new LinkTables(new StorageProperties(StorageProperties.TableSplit.FIRST_CHAR, 500));
+    private final LinkTables split =
+            new LinkTables(new StorageProperties(StorageProperties.TableSplit.FIRST_CHAR, 500));
     private final LinkTables unsplit = new LinkTables(new StorageProperties(StorageProperties.TableSplit.NONE, 500));
 
     @Test
@@ -44,9 +45,10 @@ class LinkTablesTest {
     @Test
     void splitReadsOfUnknownCodesCoverLinkAndEveryTable() {
         assertThat(split.all()).isEqualTo("link_all");
-        String union = split.eachTable(table -> "SELECT code FROM " + table + " ORDER BY code LIMIT 5",
-                "ORDER BY code LIMIT 5");
-        assertThat(union).startsWith("SELECT * FROM ((SELECT code FROM link ORDER BY code LIMIT 5) UNION ALL (")
+        String union = split.eachTable(
+                table -> "SELECT code FROM " + table + " ORDER BY code LIMIT 5", "ORDER BY code LIMIT 5");
+        assertThat(union)
+                .startsWith("SELECT * FROM ((SELECT code FROM link ORDER BY code LIMIT 5) UNION ALL (")
                 .contains("(SELECT code FROM link_33 ORDER BY code LIMIT 5)")
                 .endsWith("(SELECT code FROM link_61 ORDER BY code LIMIT 5)) u ORDER BY code LIMIT 5");
         assertThat(union.split("UNION ALL")).hasSize(63);

@@ -13,14 +13,21 @@ class SecretSettingsTest {
     void unsetAndStrongSecretsPass() {
         assertThatCode(() -> SecretSettings.check("x.secret", null)).doesNotThrowAnyException();
         assertThatCode(() -> SecretSettings.check("x.secret", "")).doesNotThrowAnyException();
-        assertThatCode(() -> SecretSettings.check("x.secret", "k3y-0f-sixteen-ch")).doesNotThrowAnyException();
+        assertThatCode(() -> SecretSettings.check("x.secret", "k3y-0f-sixteen-ch"))
+                .doesNotThrowAnyException();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"short", "fifteen-chars!!", "PLACEHOLDER-CHANGE-ME-AT-LEAST-16-CHARS",
-            "my-placeholder-secret-value"})
+    @ValueSource(
+            strings = {
+                "short",
+                "fifteen-chars!!",
+                "PLACEHOLDER-CHANGE-ME-AT-LEAST-16-CHARS",
+                "my-placeholder-secret-value"
+            })
     void shortSecretsAndTheExamplesPlaceholderAreRefusedByName(String value) {
-        assertThatIllegalArgumentException().isThrownBy(() -> SecretSettings.check("x.secret", value))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> SecretSettings.check("x.secret", value))
                 .withMessageStartingWith("x.secret ");
     }
 }

@@ -26,7 +26,8 @@ class GeoLocatorTest {
         "89.160.20.112, SE, Linköping",
         "216.160.83.56, US, Milton",
         "175.16.199.1, CN, Changchun",
-        "2.125.160.216, GB, Boxford"})
+        "2.125.160.216, GB, Boxford"
+    })
     void knownTestNetworksResolveToTheirCountryAndCity(String ip, String country, String city) throws Exception {
         try (GeoLocator geo = GeoLocator.open(database().toString())) {
             assertThat(geo.locate(InetAddress.getByName(ip))).isEqualTo(new GeoLocator.Location(country, city));
@@ -51,6 +52,7 @@ class GeoLocatorTest {
     @Test
     void unreadableDatabasePathFailsStartupWithThePath() {
         assertThatThrownBy(() -> GeoLocator.open("/nonexistent/city.mmdb"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("/nonexistent/city.mmdb");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("/nonexistent/city.mmdb");
     }
 }

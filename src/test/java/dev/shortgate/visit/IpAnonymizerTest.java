@@ -12,7 +12,8 @@ class IpAnonymizerTest {
     void ipv4KeepsItsSlash24() throws Exception {
         assertThat(IpAnonymizer.anonymise(InetAddress.getByName("81.2.69.142")).getHostAddress())
                 .isEqualTo("81.2.69.0");
-        assertThat(IpAnonymizer.anonymise(InetAddress.getByName("255.255.255.255")).getHostAddress())
+        assertThat(IpAnonymizer.anonymise(InetAddress.getByName("255.255.255.255"))
+                        .getHostAddress())
                 .isEqualTo("255.255.255.0");
     }
 

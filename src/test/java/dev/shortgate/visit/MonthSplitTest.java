@@ -32,7 +32,10 @@ class MonthSplitTest {
 
         assertThat(split.days()).containsExactly(span("2025-11-24", "2025-11-30"), span("2026-11-01", "2026-11-23"));
         assertThat(split.months()).contains(span("2025-12-01", "2026-10-01"));
-        assertThat(split.wholeMonths()).hasSize(11).startsWith(date("2025-12-01")).endsWith(date("2026-10-01"));
+        assertThat(split.wholeMonths())
+                .hasSize(11)
+                .startsWith(date("2025-12-01"))
+                .endsWith(date("2026-10-01"));
     }
 
     @Test
@@ -62,8 +65,10 @@ class MonthSplitTest {
                 long covered = 0;
                 LocalDate next = first;
                 List<MonthSplit.Span> pieces = new java.util.ArrayList<>(split.days());
-                split.wholeMonths().forEach(m -> pieces.add(span(m.toString(),
-                        m.withDayOfMonth(m.lengthOfMonth()).toString())));
+                split.wholeMonths()
+                        .forEach(m -> pieces.add(span(
+                                m.toString(),
+                                m.withDayOfMonth(m.lengthOfMonth()).toString())));
                 pieces.sort(java.util.Comparator.comparing(MonthSplit.Span::from));
                 for (MonthSplit.Span piece : pieces) {
                     assertThat(piece.from()).isEqualTo(next);
@@ -71,8 +76,10 @@ class MonthSplitTest {
                     next = piece.to().plusDays(1);
                 }
                 assertThat(covered).isEqualTo(length);
-                assertThat(split.days().stream().mapToLong(d -> d.to().toEpochDay() - d.from().toEpochDay() + 1)
-                        .sum()).isLessThanOrEqualTo(61);
+                assertThat(split.days().stream()
+                                .mapToLong(d -> d.to().toEpochDay() - d.from().toEpochDay() + 1)
+                                .sum())
+                        .isLessThanOrEqualTo(61);
             }
         }
     }

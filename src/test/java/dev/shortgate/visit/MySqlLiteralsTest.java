@@ -10,21 +10,37 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class MySqlLiteralsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"plain", "it's", "\"", "\\", "\\'", "'); DROP TABLE visit; --", "NUL\u0000", "\r\n\t",
-            "\u001a", "é", "\uD83D\uDE00", "X'41'", "?", "$1"})
+    @ValueSource(
+            strings = {
+                "plain",
+                "it's",
+                "\"",
+                "\\",
+                "\\'",
+                "'); DROP TABLE visit; --",
+                "NUL\u0000",
+                "\r\n\t",
+                "\u001a",
+                "é",
+                "\uD83D\uDE00",
+                "X'41'",
+                "?",
+                "$1"
+            })
     void textIsOnlyHexDigitsBetweenItsQuotesAndDecodesToTheUtf8OfTheValue(String value) {
         String literal = MySqlLiterals.text(new StringBuilder(), value).toString();
 
         assertThat(literal).matches("_utf8mb4 X'[0-9a-f]+'");
         String hex = literal.substring("_utf8mb4 X'".length(), literal.length() - 1);
-        assertThat(new String(HexFormat.of().parseHex(hex), StandardCharsets.UTF_8)).isEqualTo(value);
+        assertThat(new String(HexFormat.of().parseHex(hex), StandardCharsets.UTF_8))
+                .isEqualTo(value);
     }
 
     @Test
@@ -37,26 +53,34 @@ class MySqlLiteralsTest {
     @Test
     void bytesAreHexIncludingZeroAndHighBytes() {
         assertThat(MySqlLiterals.binary(new StringBuilder(), new byte[] {0, 1, (byte) 0x7f, (byte) 0x80, (byte) 0xff})
-                .toString()).isEqualTo("X'00017f80ff'");
+                        .toString())
+                .isEqualTo("X'00017f80ff'");
     }
 
     @Test
     void timesAreUtcWithMillisecondsAndDatesArePadded() {
-        assertThat(MySqlLiterals.dateTime(new StringBuilder(), utc("2026-01-02T03:04:05.006Z")).toString())
+        assertThat(MySqlLiterals.dateTime(new StringBuilder(), utc("2026-01-02T03:04:05.006Z"))
+                        .toString())
                 .isEqualTo("'2026-01-02 03:04:05.006'");
         assertThat(MySqlLiterals.dateTime(new StringBuilder(), utc("2026-11-22T23:59:59.999999Z"))
-                .toString()).isEqualTo("'2026-11-22 23:59:59.999'");
-        assertThat(MySqlLiterals.date(new StringBuilder(), LocalDate.of(987, 6, 5)).toString())
+                        .toString())
+                .isEqualTo("'2026-11-22 23:59:59.999'");
+        assertThat(MySqlLiterals.date(new StringBuilder(), LocalDate.of(987, 6, 5))
+                        .toString())
                 .isEqualTo("'0987-06-05'");
-        assertThat(MySqlLiterals.bool(new StringBuilder(), true).append(',').append(
-                MySqlLiterals.bool(new StringBuilder(), false)).toString()).isEqualTo("TRUE,FALSE");
+        assertThat(MySqlLiterals.bool(new StringBuilder(), true)
+                        .append(',')
+                        .append(MySqlLiterals.bool(new StringBuilder(), false))
+                        .toString())
+                .isEqualTo("TRUE,FALSE");
     }
 
     @Test
     void anyBatchValueIsWrittenByItsTypeAndAnythingElseIsRefused() {
         StringBuilder sql = new StringBuilder();
-        for (Object value : new Object[] {null, "a", new byte[] {1}, utc("2026-01-02T03:04:05.006Z"),
-                LocalDate.of(2026, 1, 2), true, 7L, 8}) {
+        for (Object value : new Object[] {
+            null, "a", new byte[] {1}, utc("2026-01-02T03:04:05.006Z"), LocalDate.of(2026, 1, 2), true, 7L, 8
+        }) {
             MySqlLiterals.literal(sql, value).append(';');
         }
         assertThat(sql.toString())

@@ -27,7 +27,8 @@ class UniqueVisitorsTest {
         assertThat(rows).hasSize(1);
         assertThat(rows.get(0).visitors()).hasSizeLessThan(3_000); // the same size at 10 visitors or 10 million
         // relative standard error 1.04 / sqrt(4096) = 1.6%: three of them is 4.9%
-        assertThat((double) UniqueVisitors.estimate(List.of(rows.get(0).visitors()))).isCloseTo(n, within(n * 0.049));
+        assertThat((double) UniqueVisitors.estimate(List.of(rows.get(0).visitors())))
+                .isCloseTo(n, within(n * 0.049));
     }
 
     @Test

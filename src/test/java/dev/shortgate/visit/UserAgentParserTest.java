@@ -39,8 +39,8 @@ class UserAgentParserTest {
 
     @Test
     void crawlerIsABotByDeviceClass() {
-        UserAgentParser.Parsed parsed = parser.parse("Mozilla/5.0 (compatible; Googlebot/2.1; "
-                + "+http://www.google.com/bot.html)");
+        UserAgentParser.Parsed parsed =
+                parser.parse("Mozilla/5.0 (compatible; Googlebot/2.1; " + "+http://www.google.com/bot.html)");
 
         assertThat(parsed.deviceClass()).startsWith("Robot");
         assertThat(parsed.bot()).isTrue();
@@ -55,7 +55,8 @@ class UserAgentParserTest {
             "WhatsApp/2.23.20.0",
             "TelegramBot (like TwitterBot)",
             "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)",
-            "Twitterbot/1.0"}) {
+            "Twitterbot/1.0"
+        }) {
             assertThat(parser.parse(agent).bot()).as(agent).isTrue();
         }
     }

@@ -17,9 +17,11 @@ class VisitCountsTest {
     @BeforeAll
     static void start() {
         app = RunningApp.start(Map.of(
-                "spring.r2dbc.url", "r2dbc:h2:mem:///counts-" + UUID.randomUUID()
+                "spring.r2dbc.url",
+                "r2dbc:h2:mem:///counts-" + UUID.randomUUID()
                         + "?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE",
-                "shortgate.visit.counts-flush-interval", "10m")); // nothing is written during the test
+                "shortgate.visit.counts-flush-interval",
+                "10m")); // nothing is written during the test
     }
 
     @AfterAll
@@ -31,10 +33,19 @@ class VisitCountsTest {
 
     @Test
     void capIsEnforcedFromThisPodsUnwrittenCountsBeforeAnyFlush() {
-        String code = app.web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        String code = app.web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/capped-before-flush", "maxVisits", 3))
-                .exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
 
         for (int i = 0; i < 3; i++) {
             app.web().get().uri("/" + code).exchange().expectStatus().isFound();

@@ -8,7 +8,6 @@ import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -21,17 +20,31 @@ class VisitEnricherTest {
     @Test
     void visitsAreStillWrittenWhenTheUserAgentParserCannotBeBuilt() throws Exception {
         VisitEnricher enricher = new VisitEnricher(() -> null, GeoLocator.open(null), false);
-        List<Visit> rows = enricher.enrich(List.of(
-                new RawVisit(new byte[12], "abc", Instant.EPOCH, InetAddress.getByName("81.2.69.142"),
-                        "Mozilla/5.0 (Windows NT 10.0) Chrome/120.0", null),
-                new RawVisit(new byte[12], "abc", Instant.EPOCH, InetAddress.getByName("81.2.69.142"),
-                        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", null)), KEY);
+        List<Visit> rows = enricher.enrich(
+                List.of(
+                        new RawVisit(
+                                new byte[12],
+                                "abc",
+                                Instant.EPOCH,
+                                InetAddress.getByName("81.2.69.142"),
+                                "Mozilla/5.0 (Windows NT 10.0) Chrome/120.0",
+                                null),
+                        new RawVisit(
+                                new byte[12],
+                                "abc",
+                                Instant.EPOCH,
+                                InetAddress.getByName("81.2.69.142"),
+                                "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+                                null)),
+                KEY);
 
         assertThat(rows).hasSize(2);
         assertThat(rows.get(0).browser()).isNull();
         assertThat(rows.get(0).bot()).isFalse();
         assertThat(rows.get(0).ip()).isEqualTo("81.2.69.0");
-        assertThat(rows.get(1).bot()).as("link-preview agents are known without the parser").isTrue();
+        assertThat(rows.get(1).bot())
+                .as("link-preview agents are known without the parser")
+                .isTrue();
     }
 
     @Test
@@ -42,15 +55,19 @@ class VisitEnricherTest {
 
         Mac expected = Mac.getInstance("HmacSHA256");
         expected.init(new SecretKeySpec(KEY, "HmacSHA256"));
-        assertThat(clientId).isEqualTo(HexFormat.of().formatHex(
-                expected.doFinal(("81.2.69.142&" + agent).getBytes(StandardCharsets.UTF_8))));
-        assertThat(clientId).hasSize(64)
+        assertThat(clientId)
+                .isEqualTo(HexFormat.of()
+                        .formatHex(expected.doFinal(("81.2.69.142&" + agent).getBytes(StandardCharsets.UTF_8))));
+        assertThat(clientId)
+                .hasSize(64)
                 .isEqualTo(VisitEnricher.clientId(VisitEnricher.hmac(KEY), ip, agent))
                 .isNotEqualTo(VisitEnricher.clientId(VisitEnricher.hmac(new byte[32]), ip, agent))
-                .isNotEqualTo(VisitEnricher.clientId(VisitEnricher.hmac(KEY), InetAddress.getByName("81.2.69.143"), agent));
+                .isNotEqualTo(
+                        VisitEnricher.clientId(VisitEnricher.hmac(KEY), InetAddress.getByName("81.2.69.143"), agent));
         // the plain SHA-256 a reader of the row could recompute from the /24, the user agent and 256 guesses
-        String unkeyed = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                .digest(("81.2.69.142&" + agent).getBytes(StandardCharsets.UTF_8)));
+        String unkeyed = HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256")
+                        .digest(("81.2.69.142&" + agent).getBytes(StandardCharsets.UTF_8)));
         assertThat(clientId).isNotEqualTo(unkeyed);
     }
 }

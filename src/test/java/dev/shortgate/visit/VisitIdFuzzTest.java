@@ -30,8 +30,12 @@ class VisitIdFuzzTest {
     @FuzzTest(maxDuration = "30s")
     void roundTrip(byte[] id) {
         if (id.length != VisitId.BYTES) {
-            assertThatIllegalArgumentException().isThrownBy(() -> VisitId.toText(id)).withMessageContaining("12 bytes");
-            assertThatIllegalArgumentException().isThrownBy(() -> VisitId.toHex(id)).withMessageContaining("12 bytes");
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> VisitId.toText(id))
+                    .withMessageContaining("12 bytes");
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> VisitId.toHex(id))
+                    .withMessageContaining("12 bytes");
             return;
         }
 
@@ -56,7 +60,9 @@ class VisitIdFuzzTest {
         String raw = FuzzInputs.text(input);
 
         byte[] fromText = decodedOrNull(() -> VisitId.fromText(raw));
-        assertThat(fromText != null).as("accepted as text: %s", raw).isEqualTo(TEXT.matcher(raw).matches());
+        assertThat(fromText != null)
+                .as("accepted as text: %s", raw)
+                .isEqualTo(TEXT.matcher(raw).matches());
         if (fromText != null) {
             assertThat(fromText).hasSize(VisitId.BYTES);
             assertThat(VisitId.toText(fromText)).isEqualTo(raw);
@@ -66,7 +72,9 @@ class VisitIdFuzzTest {
         }
 
         byte[] fromHex = decodedOrNull(() -> VisitId.fromHex(raw));
-        assertThat(fromHex != null).as("accepted as hex: %s", raw).isEqualTo(HEX.matcher(raw).matches());
+        assertThat(fromHex != null)
+                .as("accepted as hex: %s", raw)
+                .isEqualTo(HEX.matcher(raw).matches());
         if (fromHex != null) {
             assertThat(fromHex).hasSize(VisitId.BYTES);
             assertThat(VisitId.toHex(fromHex)).isEqualTo(raw.toLowerCase(Locale.ROOT));

@@ -57,18 +57,26 @@ class VisitIdTest {
 
     @Test
     void invalidInputIsRejectedWithAClearMessage() {
-        assertThatThrownBy(() -> VisitId.fromText("short")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("16 characters").hasMessageContaining("got 5");
-        assertThatThrownBy(() -> VisitId.fromText("AAAAAAAAAAAAAA==")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'='").hasMessageContaining("index 14");
-        assertThatThrownBy(() -> VisitId.fromText("AAAAAAAAAAAAAAA+")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> VisitId.fromText("short"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("16 characters")
+                .hasMessageContaining("got 5");
+        assertThatThrownBy(() -> VisitId.fromText("AAAAAAAAAAAAAA=="))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'='")
+                .hasMessageContaining("index 14");
+        assertThatThrownBy(() -> VisitId.fromText("AAAAAAAAAAAAAAA+"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'+'");
         assertThatThrownBy(() -> VisitId.fromText(null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> VisitId.fromHex("4e7020cb7cac81af7136236")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> VisitId.fromHex("4e7020cb7cac81af7136236"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("24 hex digits");
-        assertThatThrownBy(() -> VisitId.fromHex("4e7020cb7cac81af7136236g")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> VisitId.fromHex("4e7020cb7cac81af7136236g"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0-9 and a-f");
-        assertThatThrownBy(() -> VisitId.toText(new byte[11])).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> VisitId.toText(new byte[11]))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("12 bytes");
     }
 

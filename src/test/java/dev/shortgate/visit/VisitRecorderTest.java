@@ -37,8 +37,8 @@ class VisitRecorderTest {
 
     @Test
     void batchIsEmittedAsSoonAsItReachesMaxSize() {
-        StepVerifier.withVirtualTime(() -> VisitRecorder.batches(Flux.range(1, 6).concatWith(Flux.never()), 3, FLUSH,
-                        Schedulers.parallel()))
+        StepVerifier.withVirtualTime(() -> VisitRecorder.batches(
+                        Flux.range(1, 6).concatWith(Flux.never()), 3, FLUSH, Schedulers.parallel()))
                 .expectSubscription()
                 .expectNext(List.of(1, 2, 3), List.of(4, 5, 6))
                 .expectNoEvent(Duration.ofHours(1))
@@ -48,8 +48,8 @@ class VisitRecorderTest {
 
     @Test
     void partialBatchIsEmittedWhenMaxTimeHasPassed() {
-        StepVerifier.withVirtualTime(() -> VisitRecorder.batches(Flux.just(1, 2).concatWith(Flux.never()), 3, FLUSH,
-                        Schedulers.parallel()))
+        StepVerifier.withVirtualTime(() -> VisitRecorder.batches(
+                        Flux.just(1, 2).concatWith(Flux.never()), 3, FLUSH, Schedulers.parallel()))
                 .expectSubscription()
                 .expectNoEvent(FLUSH.minusMillis(1))
                 .thenAwait(Duration.ofMillis(1))
@@ -61,8 +61,11 @@ class VisitRecorderTest {
 
     @Test
     void partialBatchIsFlushedOnCompletionWithoutWaitingForMaxTime() {
-        StepVerifier.withVirtualTime(() -> VisitRecorder.batches(Flux.range(1, 4)
-                                .concatWith(Mono.delay(Duration.ofMillis(100)).then(Mono.empty())), 3, FLUSH,
+        StepVerifier.withVirtualTime(() -> VisitRecorder.batches(
+                        Flux.range(1, 4)
+                                .concatWith(Mono.delay(Duration.ofMillis(100)).then(Mono.empty())),
+                        3,
+                        FLUSH,
                         Schedulers.parallel()))
                 .expectSubscription()
                 .expectNext(List.of(1, 2, 3))
@@ -87,10 +90,12 @@ class VisitRecorderTest {
         time.advanceTimeBy(FLUSH);
         assertThat(written).extracting(List::size).containsExactly(3, 3, 1);
         assertThat(registry.get("shortgate.visits.written").counter().count()).isEqualTo(7);
-        assertThat(registry.get("shortgate.visits.batch.size").summary().count()).isEqualTo(3);
+        assertThat(registry.get("shortgate.visits.batch.size").summary().count())
+                .isEqualTo(3);
         assertThat(registry.get("shortgate.visits.flush").timer().count()).isEqualTo(3);
         assertThat(registry.get("shortgate.visits.buffered").gauge().value()).isZero();
-        assertThat(dropped("buffer_full") + dropped("write_failed") + dropped("shutdown")).isZero();
+        assertThat(dropped("buffer_full") + dropped("write_failed") + dropped("shutdown"))
+                .isZero();
     }
 
     @Test
@@ -127,8 +132,11 @@ class VisitRecorderTest {
     @Test
     void failedWriteIsRetriedWithBackoffThenSucceeds() {
         AtomicInteger attempts = new AtomicInteger();
-        VisitRecorder recorder = recorder(props(100, 2, 3), batch -> Mono.defer(() -> attempts.incrementAndGet() < 3
-                ? Mono.error(new IllegalStateException("database down")) : Mono.<Void>empty()));
+        VisitRecorder recorder = recorder(
+                props(100, 2, 3),
+                batch -> Mono.defer(() -> attempts.incrementAndGet() < 3
+                        ? Mono.error(new IllegalStateException("database down"))
+                        : Mono.<Void>empty()));
         recorder.start();
 
         offer(recorder, 2);
@@ -145,14 +153,16 @@ class VisitRecorderTest {
     void batchFailingWhileTheDatabaseIsDownIsKeptAndRetriedUntilWrittenAndOnlyTheOverflowIsDropped() {
         AtomicBoolean databaseUp = new AtomicBoolean(false);
         AtomicInteger attempts = new AtomicInteger();
-        VisitRecorder recorder = recorder(props(10, 5, 0), batch -> Mono.defer(() -> {
-            attempts.incrementAndGet();
-            if (!databaseUp.get()) {
-                return Mono.error(new IllegalStateException("Connection refused"));
-            }
-            written.add(batch);
-            return Mono.empty();
-        }));
+        VisitRecorder recorder = recorder(
+                props(10, 5, 0),
+                batch -> Mono.defer(() -> {
+                    attempts.incrementAndGet();
+                    if (!databaseUp.get()) {
+                        return Mono.error(new IllegalStateException("Connection refused"));
+                    }
+                    written.add(batch);
+                    return Mono.empty();
+                }));
         recorder.start();
 
         assertThat(offer(recorder, 10)).isEqualTo(10);
@@ -167,20 +177,25 @@ class VisitRecorderTest {
         assertThat(dropped("write_failed")).isZero();
         assertThat(dropped("buffer_full")).isEqualTo(overflow);
         assertThat(recorder.held()).isZero();
-        assertThat(registry.get("shortgate.visits.write.retries").tag("path", "raw").counter().count())
+        assertThat(registry.get("shortgate.visits.write.retries")
+                        .tag("path", "raw")
+                        .counter()
+                        .count())
                 .isEqualTo(attempts.get() - 2);
     }
 
     @Test
     void writeThatHangsTimesOutAndIsTriedAgain() {
         AtomicInteger attempts = new AtomicInteger();
-        VisitRecorder recorder = recorder(props(100, 2, 0), batch -> Mono.defer(() -> {
-            if (attempts.incrementAndGet() == 1) {
-                return Mono.never(); // a write stuck behind a lock
-            }
-            written.add(batch);
-            return Mono.empty();
-        }));
+        VisitRecorder recorder = recorder(
+                props(100, 2, 0),
+                batch -> Mono.defer(() -> {
+                    if (attempts.incrementAndGet() == 1) {
+                        return Mono.never(); // a write stuck behind a lock
+                    }
+                    written.add(batch);
+                    return Mono.empty();
+                }));
         recorder.start();
 
         offer(recorder, 2);
@@ -196,10 +211,13 @@ class VisitRecorderTest {
     @Test
     void batchTheDatabaseRejectsAsBadSqlIsDroppedAsWriteFailedAtOnce() {
         AtomicInteger attempts = new AtomicInteger();
-        VisitRecorder recorder = recorder(props(100, 3, 0), batch -> Mono.defer(() -> {
-            attempts.incrementAndGet();
-            return Mono.error(new io.r2dbc.spi.R2dbcBadGrammarException("You have an error in your SQL syntax"));
-        }));
+        VisitRecorder recorder = recorder(
+                props(100, 3, 0),
+                batch -> Mono.defer(() -> {
+                    attempts.incrementAndGet();
+                    return Mono.error(
+                            new io.r2dbc.spi.R2dbcBadGrammarException("You have an error in your SQL syntax"));
+                }));
         recorder.start();
 
         offer(recorder, 3);
@@ -255,12 +273,14 @@ class VisitRecorderTest {
         });
         recorder.start();
 
-        recorder.record(MockServerRequest.builder()
-                .remoteAddress(new InetSocketAddress(InetAddress.getByName("203.0.113.9"), 5555))
-                .header("X-Forwarded-For", "1.2.3.4")
-                .header("User-Agent", "A".repeat(600))
-                .header("Referer", "https://news.example/item")
-                .build(), "abc");
+        recorder.record(
+                MockServerRequest.builder()
+                        .remoteAddress(new InetSocketAddress(InetAddress.getByName("203.0.113.9"), 5555))
+                        .header("X-Forwarded-For", "1.2.3.4")
+                        .header("User-Agent", "A".repeat(600))
+                        .header("Referer", "https://news.example/item")
+                        .build(),
+                "abc");
 
         assertThat(written).hasSize(1);
         RawVisit visit = written.get(0).get(0);
@@ -316,14 +336,18 @@ class VisitRecorderTest {
         assertThat(visitsWritten("a")).isEqualTo(perCode);
         assertThat(visitsWritten("b")).isEqualTo(perCode);
         assertThat(visitsWritten("c")).isEqualTo(perCode);
-        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::days)
-                .allSatisfy(day -> assertThat(day.botVisits()).isEqualTo(day.visits() / 2));
-        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::dims)
+        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::days).allSatisfy(day -> assertThat(day.botVisits())
+                .isEqualTo(day.visits() / 2));
+        assertThat(flushes)
+                .flatExtracting(VisitCountFlusher.Flush::dims)
                 .filteredOn(dim -> dim.dimension() == Dimension.REFERRER_HOST)
-                .extracting(VisitCountFlusher.DimCount::label).containsOnly("news.example");
+                .extracting(VisitCountFlusher.DimCount::label)
+                .containsOnly("news.example");
         assertThat(registry.get("shortgate.visits.counted").counter().count()).isEqualTo(3 * perCode);
-        assertThat(registry.get("shortgate.visits.counts.written").counter().count()).isEqualTo(3 * perCode);
-        assertThat(registry.get("shortgate.visits.counts.pending").gauge().value()).isZero();
+        assertThat(registry.get("shortgate.visits.counts.written").counter().count())
+                .isEqualTo(3 * perCode);
+        assertThat(registry.get("shortgate.visits.counts.pending").gauge().value())
+                .isZero();
     }
 
     @Test
@@ -401,11 +425,12 @@ class VisitRecorderTest {
         }
         time.advanceTimeBy(COUNTS_FLUSH);
 
-        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::dims)
+        assertThat(flushes)
+                .flatExtracting(VisitCountFlusher.Flush::dims)
                 .filteredOn(dim -> dim.dimension() == Dimension.REFERRER_HOST)
                 .extracting(VisitCountFlusher.DimCount::label, VisitCountFlusher.DimCount::visits)
-                .containsExactlyInAnyOrder(tuple("a.example", 2L), tuple("b.example", 1L), tuple("a.example", 1L),
-                        tuple("other", 2L));
+                .containsExactlyInAnyOrder(
+                        tuple("a.example", 2L), tuple("b.example", 1L), tuple("a.example", 1L), tuple("other", 2L));
     }
 
     @Test
@@ -434,8 +459,13 @@ class VisitRecorderTest {
 
         int flood = 20_000;
         for (int i = 0; i < flood; i++) {
-            recorder.recordOrphan(OrphanVisitType.INVALID_SHORT_URL, "random" + i, null, null,
-                    i % 4 == 0 ? "Googlebot/2.1" : CHROME + " build/" + i, null);
+            recorder.recordOrphan(
+                    OrphanVisitType.INVALID_SHORT_URL,
+                    "random" + i,
+                    null,
+                    null,
+                    i % 4 == 0 ? "Googlebot/2.1" : CHROME + " build/" + i,
+                    null);
         }
         recorder.recordOrphan(OrphanVisitType.BASE_URL, "", null, null, CHROME, "https://news.example/");
         recorder.record("a", null, CHROME, "https://news.example/");
@@ -446,21 +476,35 @@ class VisitRecorderTest {
         assertThat(tally.size()).isLessThanOrEqualTo(1000 + 2 + 1 + 1);
         time.advanceTimeBy(COUNTS_FLUSH);
 
-        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::orphans)
-                .extracting(VisitCountFlusher.OrphanCount::day, VisitCountFlusher.OrphanCount::type,
-                        VisitCountFlusher.OrphanCount::visits, VisitCountFlusher.OrphanCount::botVisits)
+        assertThat(flushes)
+                .flatExtracting(VisitCountFlusher.Flush::orphans)
+                .extracting(
+                        VisitCountFlusher.OrphanCount::day,
+                        VisitCountFlusher.OrphanCount::type,
+                        VisitCountFlusher.OrphanCount::visits,
+                        VisitCountFlusher.OrphanCount::botVisits)
                 .containsExactlyInAnyOrder(
-                        tuple(java.time.LocalDate.of(2025, 3, 1), OrphanVisitType.INVALID_SHORT_URL, (long) flood,
+                        tuple(
+                                java.time.LocalDate.of(2025, 3, 1),
+                                OrphanVisitType.INVALID_SHORT_URL,
+                                (long) flood,
                                 (long) flood / 4),
                         tuple(java.time.LocalDate.of(2025, 3, 1), OrphanVisitType.BASE_URL, 1L, 0L));
-        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::days)
-                .extracting(VisitCountFlusher.DayCount::code).containsOnly("a");
-        assertThat(flushes).flatExtracting(VisitCountFlusher.Flush::dims)
-                .extracting(VisitCountFlusher.DimCount::code).containsOnly("a");
-        assertThat(registry.get("shortgate.visits.orphans.counted").counter().count()).isEqualTo(flood + 1);
+        assertThat(flushes)
+                .flatExtracting(VisitCountFlusher.Flush::days)
+                .extracting(VisitCountFlusher.DayCount::code)
+                .containsOnly("a");
+        assertThat(flushes)
+                .flatExtracting(VisitCountFlusher.Flush::dims)
+                .extracting(VisitCountFlusher.DimCount::code)
+                .containsOnly("a");
+        assertThat(registry.get("shortgate.visits.orphans.counted").counter().count())
+                .isEqualTo(flood + 1);
         assertThat(registry.get("shortgate.visits.counted").counter().count()).isEqualTo(1);
-        assertThat(registry.get("shortgate.visits.counts.written").counter().count()).isEqualTo(flood + 2);
-        assertThat(registry.get("shortgate.visits.counts.pending").gauge().value()).isZero();
+        assertThat(registry.get("shortgate.visits.counts.written").counter().count())
+                .isEqualTo(flood + 2);
+        assertThat(registry.get("shortgate.visits.counts.pending").gauge().value())
+                .isZero();
     }
 
     @Test
@@ -472,26 +516,36 @@ class VisitRecorderTest {
         recorder.start();
 
         recorder.record("abc", null, CHROME, null);
-        recorder.recordOrphan(OrphanVisitType.REGULAR_404, "wp-admin/setup.php", "step=1",
-                InetAddress.getByName("203.0.113.9"), "A".repeat(600), "https://news.example/");
+        recorder.recordOrphan(
+                OrphanVisitType.REGULAR_404,
+                "wp-admin/setup.php",
+                "step=1",
+                InetAddress.getByName("203.0.113.9"),
+                "A".repeat(600),
+                "https://news.example/");
         recorder.recordOrphan(OrphanVisitType.BASE_URL, "", null, null, null, null);
         time.advanceTimeBy(FLUSH);
 
         assertThat(written).hasSize(1);
-        assertThat(written.get(0)).extracting(RawVisit::code, RawVisit::orphan, RawVisit::query)
-                .containsExactly(tuple("abc", null, null),
+        assertThat(written.get(0))
+                .extracting(RawVisit::code, RawVisit::orphan, RawVisit::query)
+                .containsExactly(
+                        tuple("abc", null, null),
                         tuple("wp-admin/setup.php", OrphanVisitType.REGULAR_404, "step=1"),
                         tuple("", OrphanVisitType.BASE_URL, null));
         assertThat(written.get(0).get(1).userAgent()).hasSize(512);
-        assertThat(VisitBatchWriter.visitedPath("wp-admin/setup.php", "step=1")).isEqualTo("/wp-admin/setup.php?step=1");
+        assertThat(VisitBatchWriter.visitedPath("wp-admin/setup.php", "step=1"))
+                .isEqualTo("/wp-admin/setup.php?step=1");
         assertThat(VisitBatchWriter.visitedPath("", null)).isEqualTo("/");
-        assertThat(VisitBatchWriter.visitedPath("x".repeat(5000), "q")).hasSize(VisitBatchWriter.VISITED_PATH_MAX_LENGTH);
+        assertThat(VisitBatchWriter.visitedPath("x".repeat(5000), "q"))
+                .hasSize(VisitBatchWriter.VISITED_PATH_MAX_LENGTH);
     }
 
     @Test
     void orphanTallyKeysNeverNameALink() {
         for (OrphanVisitType type : OrphanVisitType.values()) {
-            assertThat(dev.shortgate.link.Link.CODE.matcher(type.tallyKey).matches()).isFalse();
+            assertThat(dev.shortgate.link.Link.CODE.matcher(type.tallyKey).matches())
+                    .isFalse();
             assertThat(OrphanVisitType.ofTallyKey(type.tallyKey)).isEqualTo(type);
             assertThat(OrphanVisitType.parse(type.value())).isEqualTo(type);
         }
@@ -503,20 +557,21 @@ class VisitRecorderTest {
         List<VisitTally.Count> counts = new java.util.ArrayList<>();
         for (int code = 0; code < 3_000; code++) {
             for (int agent = 0; agent < 3; agent++) {
-                counts.add(new VisitTally.Count(new VisitTally.Facts("c" + code, 1, "a" + agent, null, null,
-                        VisitTally.Facts.DISTINCT), 1));
+                counts.add(new VisitTally.Count(
+                        new VisitTally.Facts("c" + code, 1, "a" + agent, null, null, VisitTally.Facts.DISTINCT), 1));
             }
         }
 
         List<List<VisitTally.Count>> chunks = VisitCountFlusher.chunks(counts);
 
-        assertThat(chunks).hasSizeGreaterThan(1)
-                .allSatisfy(chunk -> assertThat(chunk).hasSizeLessThanOrEqualTo(VisitCountFlusher.ENTRIES_PER_TRANSACTION));
+        assertThat(chunks).hasSizeGreaterThan(1).allSatisfy(chunk -> assertThat(chunk)
+                .hasSizeLessThanOrEqualTo(VisitCountFlusher.ENTRIES_PER_TRANSACTION));
         assertThat(chunks).flatExtracting(chunk -> chunk).hasSize(counts.size());
         assertThat(chunks).allSatisfy(chunk -> assertThat(chunk).allSatisfy(count -> assertThat(chunks.stream()
-                .filter(other -> other != chunk)
-                .flatMap(List::stream)
-                .noneMatch(o -> o.facts().code().equals(count.facts().code()))).isTrue()));
+                        .filter(other -> other != chunk)
+                        .flatMap(List::stream)
+                        .noneMatch(o -> o.facts().code().equals(count.facts().code())))
+                .isTrue()));
     }
 
     // --- Helpers -------------------------------------------------------------------------------------------------
@@ -548,10 +603,19 @@ class VisitRecorderTest {
         tally = new VisitTally(properties.maxDistinctPerCode(), UserAgentParser::looksLikeBot);
         UniqueVisitors uniques = new UniqueVisitors();
         VisitEnricher enricher = new VisitEnricher(() -> null, GeoLocator.open(null), false);
-        VisitCountFlusher counts = new VisitCountFlusher(tally, uniques, enricher, countWriter, properties, clock,
-                time, Schedulers.immediate(), registry);
-        return new VisitRecorder(properties, new ClientIpResolver(List.of()), new VisitId(), writer, tally, uniques,
-                counts, clock, time, registry);
+        VisitCountFlusher counts = new VisitCountFlusher(
+                tally, uniques, enricher, countWriter, properties, clock, time, Schedulers.immediate(), registry);
+        return new VisitRecorder(
+                properties,
+                new ClientIpResolver(List.of()),
+                new VisitId(),
+                writer,
+                tally,
+                uniques,
+                counts,
+                clock,
+                time,
+                registry);
     }
 
     private static VisitProperties props(int capacity, int batchSize, int ignored) {
@@ -559,15 +623,37 @@ class VisitRecorderTest {
     }
 
     static VisitProperties props(boolean enabled, int capacity, int batchSize, int maxLabels) {
-        return new VisitProperties(enabled, capacity, batchSize, FLUSH, 2, Duration.ofMillis(100),
-                Duration.ofSeconds(10), WRITE_TIMEOUT, Duration.ofSeconds(10), COUNTS_FLUSH, Duration.ofSeconds(30),
-                maxLabels, 1000, Duration.ofDays(90), Duration.ofMinutes(10), 5000, 512, 1024, false, List.of(),
-                null, null);
+        return new VisitProperties(
+                enabled,
+                capacity,
+                batchSize,
+                FLUSH,
+                2,
+                Duration.ofMillis(100),
+                Duration.ofSeconds(10),
+                WRITE_TIMEOUT,
+                Duration.ofSeconds(10),
+                COUNTS_FLUSH,
+                Duration.ofSeconds(30),
+                maxLabels,
+                1000,
+                Duration.ofDays(90),
+                Duration.ofMinutes(10),
+                5000,
+                512,
+                1024,
+                false,
+                List.of(),
+                null,
+                null);
     }
 
     private long visitsWritten(String code) {
-        return flushes.stream().flatMap(flush -> flush.days().stream()).filter(day -> day.code().equals(code))
-                .mapToLong(VisitCountFlusher.DayCount::visits).sum();
+        return flushes.stream()
+                .flatMap(flush -> flush.days().stream())
+                .filter(day -> day.code().equals(code))
+                .mapToLong(VisitCountFlusher.DayCount::visits)
+                .sum();
     }
 
     private static void record(VisitRecorder recorder, String code, int count) {
@@ -591,6 +677,9 @@ class VisitRecorderTest {
     }
 
     private double dropped(String reason) {
-        return registry.get("shortgate.visits.dropped").tag("reason", reason).counter().count();
+        return registry.get("shortgate.visits.dropped")
+                .tag("reason", reason)
+                .counter()
+                .count();
     }
 }

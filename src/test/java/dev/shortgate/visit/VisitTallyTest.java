@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -24,12 +24,14 @@ class VisitTallyTest {
         List<CompletableFuture<Void>> adders = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int thread = t;
-            adders.add(CompletableFuture.runAsync(() -> {
-                for (int i = 0; i < perThread; i++) {
-                    // few codes and agents: entries are drained, retired and recreated all the time
-                    tally.add("c" + (i % 3), 20_000, "agent" + ((i + thread) % 7), null, null);
-                }
-            }, pool));
+            adders.add(CompletableFuture.runAsync(
+                    () -> {
+                        for (int i = 0; i < perThread; i++) {
+                            // few codes and agents: entries are drained, retired and recreated all the time
+                            tally.add("c" + (i % 3), 20_000, "agent" + ((i + thread) % 7), null, null);
+                        }
+                    },
+                    pool));
         }
         CompletableFuture<Void> all = CompletableFuture.allOf(adders.toArray(CompletableFuture[]::new))
                 .whenComplete((v, e) -> done.set(true));
@@ -57,12 +59,18 @@ class VisitTallyTest {
         List<VisitTally.Count> counts = tally.drain();
 
         assertThat(sum(counts)).isEqualTo(5);
-        assertThat(counts).filteredOn(c -> c.facts().kind() == VisitTally.Facts.DISTINCT)
-                .extracting(c -> c.facts().agent()).containsExactlyInAnyOrder("a", "b");
-        assertThat(counts).filteredOn(c -> c.facts().kind() == VisitTally.Facts.OTHER_HUMAN)
-                .extracting(VisitTally.Count::visits).containsExactly(1L);
-        assertThat(counts).filteredOn(c -> c.facts().kind() == VisitTally.Facts.OTHER_BOT)
-                .extracting(VisitTally.Count::visits).containsExactly(1L);
+        assertThat(counts)
+                .filteredOn(c -> c.facts().kind() == VisitTally.Facts.DISTINCT)
+                .extracting(c -> c.facts().agent())
+                .containsExactlyInAnyOrder("a", "b");
+        assertThat(counts)
+                .filteredOn(c -> c.facts().kind() == VisitTally.Facts.OTHER_HUMAN)
+                .extracting(VisitTally.Count::visits)
+                .containsExactly(1L);
+        assertThat(counts)
+                .filteredOn(c -> c.facts().kind() == VisitTally.Facts.OTHER_BOT)
+                .extracting(VisitTally.Count::visits)
+                .containsExactly(1L);
     }
 
     @Test

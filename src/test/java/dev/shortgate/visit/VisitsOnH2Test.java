@@ -36,32 +36,64 @@ class VisitsOnH2Test {
     @BeforeAll
     static void start() {
         Map<String, Object> properties = new HashMap<>();
-        properties.put("spring.r2dbc.url", "r2dbc:h2:file:///./target/h2-visits-" + UUID.randomUUID()
-                + "/db?options=MODE=MySQL;DATABASE_TO_LOWER=TRUE");
+        properties.put(
+                "spring.r2dbc.url",
+                "r2dbc:h2:file:///./target/h2-visits-" + UUID.randomUUID()
+                        + "/db?options=MODE=MySQL;DATABASE_TO_LOWER=TRUE");
         properties.put("shortgate.visit.trusted-proxies", "127.0.0.0/8,::1/128");
         properties.put("shortgate.visit.counts-flush-interval", "100ms");
         properties.put("shortgate.visit.sketch-flush-interval", "100ms");
-        properties.put("shortgate.visit.geoip-database", GeoLocatorTest.database().toString());
+        properties.put(
+                "shortgate.visit.geoip-database", GeoLocatorTest.database().toString());
         app = RunningApp.start(properties);
-        code = app.web().post().uri("/api/v1/links").contentType(MediaType.APPLICATION_JSON)
+        code = app.web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/h2-visits"))
-                .exchange().expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody().get("code").toString();
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
 
         for (int i = 0; i < 3; i++) {
-            app.web().get().uri("/" + code).header("User-Agent", CHROME).header("X-Forwarded-For", "81.2.69.142")
-                    .header("Referer", "https://news.example/item").exchange().expectStatus().isFound();
+            app.web()
+                    .get()
+                    .uri("/" + code)
+                    .header("User-Agent", CHROME)
+                    .header("X-Forwarded-For", "81.2.69.142")
+                    .header("Referer", "https://news.example/item")
+                    .exchange()
+                    .expectStatus()
+                    .isFound();
         }
         // A second batch for the same link and day: its counter upsert takes the ON DUPLICATE KEY path.
         await().atMost(Duration.ofSeconds(90)).until(() -> count("SELECT COUNT(*) FROM visit") == 3);
-        app.web().get().uri("/" + code).header("User-Agent", GOOGLEBOT).header("X-Forwarded-For", "89.160.20.112")
-                .exchange().expectStatus().isFound();
-        app.web().head().uri("/" + code).header("User-Agent", CHROME).exchange().expectStatus().isFound();
+        app.web()
+                .get()
+                .uri("/" + code)
+                .header("User-Agent", GOOGLEBOT)
+                .header("X-Forwarded-For", "89.160.20.112")
+                .exchange()
+                .expectStatus()
+                .isFound();
+        app.web()
+                .head()
+                .uri("/" + code)
+                .header("User-Agent", CHROME)
+                .exchange()
+                .expectStatus()
+                .isFound();
         app.web().get().uri("/no-such-link").exchange().expectStatus().isNotFound();
 
-        await().atMost(Duration.ofSeconds(90)).until(() -> count("SELECT COUNT(*) FROM visit") == 4
-                && count("SELECT COALESCE(SUM(visits), 0) FROM link_stats") == 4
-                && count("SELECT COUNT(*) FROM visit_sketch") >= 1);
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> count("SELECT COUNT(*) FROM visit") == 4
+                        && count("SELECT COALESCE(SUM(visits), 0) FROM link_stats") == 4
+                        && count("SELECT COUNT(*) FROM visit_sketch") >= 1);
     }
 
     @AfterAll
@@ -76,46 +108,82 @@ class VisitsOnH2Test {
         assertThat(count("SELECT COUNT(*) FROM visit")).isEqualTo(4);
         assertThat(count("SELECT SUM(visits) FROM link_stats")).isEqualTo(4);
         assertThat(count("SELECT SUM(bot_visits) FROM link_stats")).isEqualTo(1);
-        assertThat(count("SELECT COUNT(*) FROM visit WHERE code = 'no-such-link'")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM visit WHERE code = 'no-such-link'"))
+                .isZero();
     }
 
     @Test
     void statsExcludeBotsByDefault() {
         String today = LocalDate.now(ZoneOffset.UTC).toString();
-        WebTestClient.BodyContentSpec body = app.web().get()
+        WebTestClient.BodyContentSpec body = app.web()
+                .get()
                 .uri("/api/v1/links/{code}/stats?from={d}&to={d}", code, today, today)
-                .exchange().expectStatus().isOk().expectBody();
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody();
 
-        body.jsonPath("$.visits.total").isEqualTo(4)
-                .jsonPath("$.visits.nonBots").isEqualTo(3)
-                .jsonPath("$.visits.bots").isEqualTo(1)
-                .jsonPath("$.totalVisits").isEqualTo(3)
-                .jsonPath("$.uniqueVisitors").isEqualTo(1)
-                .jsonPath("$.bots").isEqualTo(false)
-                .jsonPath("$.perDay.length()").isEqualTo(1)
-                .jsonPath("$.perDay[0].date").isEqualTo(today)
-                .jsonPath("$.perDay[0].visits").isEqualTo(3)
-                .jsonPath("$.perDay[0].total").isEqualTo(4)
-                .jsonPath("$.perDay[0].nonBots").isEqualTo(3)
-                .jsonPath("$.perDay[0].bots").isEqualTo(1)
-                .jsonPath("$.topBrowsers[0].label").isEqualTo("Chrome")
-                .jsonPath("$.topBrowsers[0].visits").isEqualTo(3)
-                .jsonPath("$.topDeviceClasses[0].label").isEqualTo("Desktop")
-                .jsonPath("$.topOperatingSystems[0].label").isEqualTo("Windows NT")
-                .jsonPath("$.topReferrerHosts[0].label").isEqualTo("news.example")
-                .jsonPath("$.topReferrerHosts[0].visits").isEqualTo(3);
-        body.jsonPath("$.topCountries[0].label").isEqualTo("GB").jsonPath("$.topCountries.length()").isEqualTo(1);
+        body.jsonPath("$.visits.total")
+                .isEqualTo(4)
+                .jsonPath("$.visits.nonBots")
+                .isEqualTo(3)
+                .jsonPath("$.visits.bots")
+                .isEqualTo(1)
+                .jsonPath("$.totalVisits")
+                .isEqualTo(3)
+                .jsonPath("$.uniqueVisitors")
+                .isEqualTo(1)
+                .jsonPath("$.bots")
+                .isEqualTo(false)
+                .jsonPath("$.perDay.length()")
+                .isEqualTo(1)
+                .jsonPath("$.perDay[0].date")
+                .isEqualTo(today)
+                .jsonPath("$.perDay[0].visits")
+                .isEqualTo(3)
+                .jsonPath("$.perDay[0].total")
+                .isEqualTo(4)
+                .jsonPath("$.perDay[0].nonBots")
+                .isEqualTo(3)
+                .jsonPath("$.perDay[0].bots")
+                .isEqualTo(1)
+                .jsonPath("$.topBrowsers[0].label")
+                .isEqualTo("Chrome")
+                .jsonPath("$.topBrowsers[0].visits")
+                .isEqualTo(3)
+                .jsonPath("$.topDeviceClasses[0].label")
+                .isEqualTo("Desktop")
+                .jsonPath("$.topOperatingSystems[0].label")
+                .isEqualTo("Windows NT")
+                .jsonPath("$.topReferrerHosts[0].label")
+                .isEqualTo("news.example")
+                .jsonPath("$.topReferrerHosts[0].visits")
+                .isEqualTo(3);
+        body.jsonPath("$.topCountries[0].label")
+                .isEqualTo("GB")
+                .jsonPath("$.topCountries.length()")
+                .isEqualTo(1);
     }
 
     @Test
     void statsIncludeBotsWhenAsked() {
-        app.web().get().uri("/api/v1/links/{code}/stats?bots=true", code)
-                .exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.visits.total").isEqualTo(4)
-                .jsonPath("$.totalVisits").isEqualTo(4)
-                .jsonPath("$.uniqueVisitors").isEqualTo(2)
-                .jsonPath("$.perDay.length()").isEqualTo(30)
-                .jsonPath("$.topDeviceClasses.length()").isEqualTo(2);
+        app.web()
+                .get()
+                .uri("/api/v1/links/{code}/stats?bots=true", code)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.visits.total")
+                .isEqualTo(4)
+                .jsonPath("$.totalVisits")
+                .isEqualTo(4)
+                .jsonPath("$.uniqueVisitors")
+                .isEqualTo(2)
+                .jsonPath("$.perDay.length()")
+                .isEqualTo(30)
+                .jsonPath("$.topDeviceClasses.length()")
+                .isEqualTo(2);
     }
 
     @Test
@@ -144,10 +212,17 @@ class VisitsOnH2Test {
     @Test
     void unknownCodeAnswersLinkNotFoundProblem() {
         for (String path : List.of("/api/v1/links/nope404/stats", "/api/v1/links/nope404/visits")) {
-            app.web().get().uri(path).exchange()
-                    .expectStatus().isNotFound()
-                    .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                    .expectBody().jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/link-not-found");
+            app.web()
+                    .get()
+                    .uri(path)
+                    .exchange()
+                    .expectStatus()
+                    .isNotFound()
+                    .expectHeader()
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .expectBody()
+                    .jsonPath("$.type")
+                    .isEqualTo("https://shortgate.dev/problems/link-not-found");
         }
     }
 
@@ -164,21 +239,39 @@ class VisitsOnH2Test {
     }
 
     private static void badRequest(String uri, String field) {
-        app.web().get().uri(uri).exchange()
-                .expectStatus().isBadRequest()
-                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        app.web()
+                .get()
+                .uri(uri)
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectHeader()
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .expectBody()
-                .jsonPath("$.type").isEqualTo("https://shortgate.dev/problems/invalid-request")
-                .jsonPath("$.field").isEqualTo(field);
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/invalid-request")
+                .jsonPath("$.field")
+                .isEqualTo(field);
     }
 
     private static Map<?, ?> page(String uri) {
-        return app.web().get().uri(uri).exchange().expectStatus().isOk()
-                .expectBody(Map.class).returnResult().getResponseBody();
+        return app.web()
+                .get()
+                .uri(uri)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody();
     }
 
     static long count(String sql) {
-        Number n = app.bean(DatabaseClient.class).sql(sql).map(row -> (Number) row.get(0)).one().block();
+        Number n = app.bean(DatabaseClient.class)
+                .sql(sql)
+                .map(row -> (Number) row.get(0))
+                .one()
+                .block();
         return n == null ? 0 : n.longValue();
     }
 }

@@ -34,7 +34,8 @@ class VisitsShutdownIT {
 
     static final int N = 300;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
      * The flush intervals are set so large that nothing is written before the SIGTERM: every visit and every count
@@ -43,8 +44,15 @@ class VisitsShutdownIT {
     @Test
     void sigtermAfterTheLastRedirectStillWritesEveryVisitAndCount() throws Exception {
         try (TestServers.Database database = TestServers.newDatabase();
-             JarProcess app = start(database, Map.of("shortgate.visit.flush-interval", "10m",
-                     "shortgate.visit.batch-size", "10000", "shortgate.visit.counts-flush-interval", "10m"))) {
+                JarProcess app = start(
+                        database,
+                        Map.of(
+                                "shortgate.visit.flush-interval",
+                                "10m",
+                                "shortgate.visit.batch-size",
+                                "10000",
+                                "shortgate.visit.counts-flush-interval",
+                                "10m"))) {
             String code = create(app, "https://example.com/sigterm");
             for (int i = 0; i < N; i++) {
                 assertThat(status(app.baseUrl() + "/" + code, "e2e/" + i)).isEqualTo(302);
@@ -53,7 +61,8 @@ class VisitsShutdownIT {
             app.terminate(Duration.ofSeconds(120)); // SIGTERM right after the last response
 
             assertThat(database.queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'"))
-                    .as("raw visits after exit; log:\n%s", app.logTail()).isEqualTo(N);
+                    .as("raw visits after exit; log:\n%s", app.logTail())
+                    .isEqualTo(N);
             assertThat(database.queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
                     .isEqualTo(N);
             assertThat(Files.readString(app.workDir().resolve("app.log")))
@@ -70,7 +79,7 @@ class VisitsShutdownIT {
     void sigtermUnderLoadCountsAndStoresEveryRedirectAnswered() throws Exception {
         ExecutorService clients = Executors.newFixedThreadPool(8);
         try (TestServers.Database database = TestServers.newDatabase();
-             JarProcess app = start(database, Map.of())) {
+                JarProcess app = start(database, Map.of())) {
             String code = create(app, "https://example.com/sigterm-load");
             AtomicInteger answered = new AtomicInteger();
             List<String> cut = new CopyOnWriteArrayList<>(); // sent, never answered
@@ -100,14 +109,19 @@ class VisitsShutdownIT {
                 sender.get(60, TimeUnit.SECONDS);
             }
 
-            assertThat(cut).as("requests sent after SIGTERM that got no answer; log:\n%s", app.logTail()).isEmpty();
+            assertThat(cut)
+                    .as("requests sent after SIGTERM that got no answer; log:\n%s", app.logTail())
+                    .isEmpty();
             assertThat(database.queryForLong("SELECT SUM(visits) FROM link_stats WHERE code = '" + code + "'"))
-                    .as("counted visits after exit (raw rows %s, flushes %s); log:\n%s",
+                    .as(
+                            "counted visits after exit (raw rows %s, flushes %s); log:\n%s",
                             database.queryForLong("SELECT COUNT(*) FROM visit"),
-                            database.queryForLong("SELECT COUNT(*) FROM visit_flush"), app.logTail())
+                            database.queryForLong("SELECT COUNT(*) FROM visit_flush"),
+                            app.logTail())
                     .isEqualTo(answered.get());
             assertThat(database.queryForLong("SELECT COUNT(*) FROM visit WHERE code = '" + code + "'"))
-                    .as("raw visits after exit; log:\n%s", app.logTail()).isEqualTo(answered.get());
+                    .as("raw visits after exit; log:\n%s", app.logTail())
+                    .isEqualTo(answered.get());
         } finally {
             clients.shutdownNow();
         }
@@ -123,18 +137,23 @@ class VisitsShutdownIT {
     }
 
     private String create(JarProcess app, String url) throws IOException, InterruptedException {
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(app.baseUrl() + "/api/v1/links"))
-                .header("Content-Type", "application/json")
-                .header("X-Api-Key", TestServers.ADMIN_KEY)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + url + "\"}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(URI.create(app.baseUrl() + "/api/v1/links"))
+                        .header("Content-Type", "application/json")
+                        .header("X-Api-Key", TestServers.ADMIN_KEY)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + url + "\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(created.statusCode()).isEqualTo(201);
         return created.body().replaceAll(".*\"code\":\"([^\"]+)\".*", "$1");
     }
 
     private int status(String uri, String userAgent) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(10))
-                .header("User-Agent", userAgent).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(uri))
+                .timeout(Duration.ofSeconds(10))
+                .header("User-Agent", userAgent)
+                .GET()
+                .build();
         return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 }
