@@ -17,6 +17,7 @@ COMMAND_LINE="src/bench/run.sh${*:+ $*}"
 # ---------------------------------------------------------------- options (flags override env)
 DURATION=${DURATION:-30s}          # measured wrk run per scenario
 WARMUP=${WARMUP:-10s}              # wrk warm-up before each scenario's measured runs (discarded)
+SHORTEN_WARMUP=${SHORTEN_WARMUP:-60s} # single creates: the JIT needs about a minute of creates to settle
 RUNS=${RUNS:-3}                    # measured runs per scenario: the report shows the median, with min and max
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
@@ -471,7 +472,8 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     # creates under each code strategy, one app each on the seeded database (Redis on), printed side by side
     for strategy in ${STRATEGIES//,/ }; do
       start_app "shorten-$strategy" "$DB" "${APP_HOT[@]}" --shortgate.codegen.strategy="$strategy"
-      RUN_TAG="$RUN_ID-single-$strategy" measure "shorten-$strategy" shorten.lua "$APP_URL" "$APP_PID"
+      WARMUP="$SHORTEN_WARMUP" RUN_TAG="$RUN_ID-single-$strategy" \
+        measure "shorten-$strategy" shorten.lua "$APP_URL" "$APP_PID"
       # batch creates: BATCH_CALLS calls of 1000 new links, 2 at a time
       log "shorten-batch-$strategy: $BATCH_CALLS batch calls of 1000 links, 2 in parallel"
       scrape "$RUN_DIR/shorten-batch-$strategy.prom-before.txt"
