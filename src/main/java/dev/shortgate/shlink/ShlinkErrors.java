@@ -39,62 +39,67 @@ final class ShlinkErrors {
     }
 
     static ErrorResponseException shortUrlNotFound(String code) {
-        ProblemDetail body = body(
+        return error(
                 HttpStatus.NOT_FOUND,
                 "short-url-not-found",
                 "Short URL not found",
-                "No URL found with short code \"" + code + "\"");
-        body.setProperty("shortCode", code);
-        return new ErrorResponseException(HttpStatus.NOT_FOUND, body, null);
+                "No URL found with short code \"" + code + "\"",
+                "shortCode",
+                code);
     }
 
     static ErrorResponseException nonUniqueSlug(String slug) {
-        ProblemDetail body = body(
+        return error(
                 HttpStatus.BAD_REQUEST,
                 "non-unique-slug",
                 "Invalid custom slug",
-                "Provided slug \"" + slug + "\" is already in use.");
-        body.setProperty("customSlug", slug);
-        return new ErrorResponseException(HttpStatus.BAD_REQUEST, body, null);
+                "Provided slug \"" + slug + "\" is already in use.",
+                "customSlug",
+                slug);
     }
 
     static ErrorResponseException tagNotFound(String tag) {
-        ProblemDetail body = body(
+        return error(
                 HttpStatus.NOT_FOUND,
                 "tag-not-found",
                 "Tag not found",
-                "Tag with name \"" + tag + "\" could not be found");
-        body.setProperty("tag", tag);
-        return new ErrorResponseException(HttpStatus.NOT_FOUND, body, null);
+                "Tag with name \"" + tag + "\" could not be found",
+                "tag",
+                tag);
     }
 
     static ErrorResponseException tagConflict(String oldName, String newName) {
-        ProblemDetail body = body(
+        return error(
                 HttpStatus.CONFLICT,
                 "tag-conflict",
                 "Tag conflict",
-                "You cannot rename tag " + oldName + " to " + newName + ", because it already exists");
-        body.setProperty("oldName", oldName);
-        body.setProperty("newName", newName);
-        return new ErrorResponseException(HttpStatus.CONFLICT, body, null);
+                "You cannot rename tag " + oldName + " to " + newName + ", because it already exists",
+                "oldName",
+                oldName,
+                "newName",
+                newName);
     }
 
     static ErrorResponseException forbiddenTagOperation(String detail) {
-        return new ErrorResponseException(
-                HttpStatus.FORBIDDEN,
-                body(HttpStatus.FORBIDDEN, "forbidden-tag-operation", "Forbidden tag operation", detail),
-                null);
+        return error(HttpStatus.FORBIDDEN, "forbidden-tag-operation", "Forbidden tag operation", detail);
     }
 
     static ErrorResponseException mercureNotConfigured() {
-        return new ErrorResponseException(
+        return error(
                 HttpStatus.NOT_IMPLEMENTED,
-                body(
-                        HttpStatus.NOT_IMPLEMENTED,
-                        "mercure-not-configured",
-                        "Mercure integration not configured",
-                        "This Shlink instance is not integrated with a mercure hub."),
-                null);
+                "mercure-not-configured",
+                "Mercure integration not configured",
+                "This Shlink instance is not integrated with a mercure hub.");
+    }
+
+    /** One of Shlink's errors, with its extra fields given as name, value pairs. */
+    private static ErrorResponseException error(
+            HttpStatus status, String slug, String title, String detail, Object... fields) {
+        ProblemDetail body = body(status, slug, title, detail);
+        for (int i = 0; i < fields.length; i += 2) {
+            body.setProperty((String) fields[i], fields[i + 1]);
+        }
+        return new ErrorResponseException(status, body, null);
     }
 
     /** Shortgate's problem as Shlink would have answered it. */
@@ -104,23 +109,18 @@ final class ShlinkErrors {
         Object field = properties == null ? null : properties.get("field");
         ErrorResponseException translated =
                 switch (problem) {
-                    case UNAUTHORIZED -> {
-                        ProblemDetail body = body(
+                    case UNAUTHORIZED ->
+                        error(
                                 HttpStatus.UNAUTHORIZED,
                                 "invalid-api-key",
                                 "Invalid API key",
                                 "Provided API key does not exist or is invalid.");
-                        yield new ErrorResponseException(HttpStatus.UNAUTHORIZED, body, null);
-                    }
                     case FORBIDDEN ->
-                        new ErrorResponseException(
+                        error(
                                 HttpStatus.FORBIDDEN,
-                                body(
-                                        HttpStatus.FORBIDDEN,
-                                        "forbidden-operation",
-                                        "Forbidden operation",
-                                        e.getBody().getDetail()),
-                                null);
+                                "forbidden-operation",
+                                "Forbidden operation",
+                                e.getBody().getDetail());
                     case LINK_NOT_FOUND ->
                         shortUrlNotFound(String.valueOf(properties == null ? "" : properties.get("code")));
                     case ALIAS_TAKEN -> nonUniqueSlug(aliasOf(e.getBody().getDetail()));

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shortgate.system.Causes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -244,7 +245,7 @@ final class VisitCountFlusher {
                             "Shutdown gave up writing the counts of {} visits after {}: {}",
                             left,
                             limit,
-                            WriteRetry.rootCause(error).toString());
+                            Causes.root(error).toString());
                     return Mono.empty();
                 });
     }
@@ -267,7 +268,7 @@ final class VisitCountFlusher {
                         log.error(
                                 "Could not write {} unique-visitor sketches: {}",
                                 chunk.size(),
-                                WriteRetry.rootCause(error).toString());
+                                Causes.root(error).toString());
                         return Mono.empty();
                     }))
                     .then();
@@ -324,7 +325,7 @@ final class VisitCountFlusher {
                     log.error(
                             "Dropped the counts of {} visits: the database rejected the flush: {}",
                             lost,
-                            WriteRetry.rootCause(error).toString());
+                            Causes.root(error).toString());
                     return Mono.empty();
                 })
                 .then();
@@ -336,7 +337,7 @@ final class VisitCountFlusher {
             log.warn(
                     "Writing visit counts failed (attempt {}); retrying: {}",
                     signal.totalRetries() + 1,
-                    WriteRetry.rootCause(signal.failure()).toString());
+                    Causes.root(signal.failure()).toString());
         });
     }
 

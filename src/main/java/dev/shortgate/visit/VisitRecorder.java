@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.shortgate.security.ClientIpResolver;
+import dev.shortgate.system.Causes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -326,7 +327,7 @@ public final class VisitRecorder implements SmartLifecycle {
                             "Writing {} visits failed (attempt {}); retrying: {}",
                             size,
                             signal.totalRetries() + 1,
-                            WriteRetry.rootCause(signal.failure()).toString());
+                            Causes.root(signal.failure()).toString());
                 })
                 .then(Mono.fromRunnable(() -> {
                     written.increment(size);
@@ -337,7 +338,7 @@ public final class VisitRecorder implements SmartLifecycle {
                     log.error(
                             "Dropped {} visits: the database rejected them: {}",
                             size,
-                            WriteRetry.rootCause(error).toString());
+                            Causes.root(error).toString());
                     return Mono.empty();
                 })
                 .doFinally(signal -> {

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
+import dev.shortgate.system.Causes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -92,7 +93,7 @@ final class VisitRetention implements SmartLifecycle {
                                     log.warn(
                                             "Could not delete old raw visits (will try again in {}): {}",
                                             properties.retentionInterval(),
-                                            WriteRetry.rootCause(error).toString());
+                                            Causes.root(error).toString());
                                     return Mono.empty();
                                 }),
                         1)

@@ -37,8 +37,4 @@ final class WriteRetry {
     static boolean neverSucceeds(Throwable error) {
         return Causes.any(error, R2dbcBadGrammarException.class, BadSqlGrammarException.class);
     }
-
-    static Throwable rootCause(Throwable error) {
-        return Causes.root(error);
-    }
 }
