@@ -133,18 +133,19 @@ public class LinkRepository implements TakenCodes {
 
     /**
      * Inserts many links with one multi-row statement, skipping every row whose code or create key is taken
-     * ({@code INSERT IGNORE}); the caller reads back which rows went in ({@link #findByCodes}). Split, each link is
-     * inserted as {@link #insert} does, a few at once: a create key is unique across the tables only through its
-     * claim, made in the transaction of its row.
+     * ({@code INSERT IGNORE}), and emits how many went in; the caller reads back which rows hold the codes
+     * ({@link #findByCodes}). Split, each link is inserted as {@link #insert} does, a few at once: a create key is
+     * unique across the tables only through its claim, made in the transaction of its row.
      */
-    Mono<Void> insertAll(List<Link> links) {
+    Mono<Long> insertAll(List<Link> links) {
         if (links.isEmpty()) {
-            return Mono.empty();
+            return Mono.just(0L);
         }
         if (tables.split()) {
             return Flux.fromIterable(links)
                     .flatMap(this::insert, SPLIT_INSERTS_AT_ONCE)
-                    .then();
+                    .filter(inserted -> inserted)
+                    .count();
         }
         StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link (code, long_url, long_url_hash, "
                 + "redirect_status, alias, created_at, expires_at, max_visits, disabled, forward_query, api_key_id, "
@@ -195,7 +196,7 @@ public class LinkRepository implements TakenCodes {
             values.put("createKey" + i, orNull(createKey(link, link.code().length()), byte[].class));
         }
         var spec = db.sql(sql.toString()).bindValues(values);
-        return spec.fetch().rowsUpdated().then();
+        return spec.fetch().rowsUpdated();
     }
 
     private static Object orNull(Object value, Class<?> type) {

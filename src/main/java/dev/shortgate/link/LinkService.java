@@ -12,7 +12,7 @@ import reactor.core.publisher.Mono;
 /**
  * Creates, reads, changes and deletes links, for Shortgate's API and Shlink's alike. Each job lives in a class of
  * its own: checking requests ({@link LinkRequests}), who may see and change what ({@link LinkAccess}), find-or-create
- * ({@link LinkCreator}, and {@link BatchCreator} for batches), edits and deletes ({@link LinkEditor}) and the list
+ * ({@link LinkCreator}; concurrent creates grouped by {@link CreateQueue}, batches by {@link BatchCreator}), edits and deletes ({@link LinkEditor}) and the list
  * cursor ({@link LinkCursor}). Every change goes to the database first, then to the caches through
  * {@link LinkChanges}.
  */
@@ -26,6 +26,7 @@ public class LinkService {
     private final LinkAccess access;
     private final LinkCreator creator;
     private final BatchCreator batches;
+    private final CreateQueue queue;
     private final LinkEditor editor;
 
     LinkService(
@@ -34,12 +35,14 @@ public class LinkService {
             LinkAccess access,
             LinkCreator creator,
             BatchCreator batches,
+            CreateQueue queue,
             LinkEditor editor) {
         this.links = links;
         this.requests = requests;
         this.access = access;
         this.creator = creator;
         this.batches = batches;
+        this.queue = queue;
         this.editor = editor;
     }
 
@@ -62,7 +65,10 @@ public class LinkService {
     }
 
     public Mono<Created> create(CreateLinkRequest request, ApiPrincipal caller) {
-        return Mono.defer(() -> creator.create(requests.prepare(request, caller)));
+        return Mono.defer(() -> {
+            LinkRequests.Prepared prepared = requests.prepare(request, caller);
+            return prepared.link().alias() ? creator.create(prepared) : queue.create(prepared);
+        });
     }
 
     /** See {@link BatchCreator#create}. */
