@@ -8,33 +8,18 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The JSON body of Shlink's create and edit short URL requests ({@link ShortUrlController}), read one field at a
  * time. Each field the request does not take and each value of the wrong type or out of range is collected rather
  * than thrown, so that one invalid-data error ({@link #check()}) names them all, in the order they were read, as
- * Shlink's {@code invalidElements} does. A field that is absent reads as {@code null}.
+ * Shlink's {@code invalidElements} does. A field that is absent reads as {@code null} (tags as none).
  */
 final class ShortUrlBody {
 
     static final int MAX_TAG_LENGTH = 255;
-    static final Set<String> CREATE_FIELDS = Set.of(
-            "longUrl",
-            "customSlug",
-            "shortCodeLength",
-            "findIfExists",
-            "validSince",
-            "validUntil",
-            "maxVisits",
-            "tags",
-            "title",
-            "crawlable",
-            "forwardQuery",
-            "domain",
-            "pathPrefix",
-            "deviceLongUrls",
-            "validateUrl",
-            "apiKey");
     static final Set<String> EDIT_FIELDS = Set.of(
             "longUrl",
             "validSince",
@@ -46,6 +31,11 @@ final class ShortUrlBody {
             "forwardQuery",
             "deviceLongUrls",
             "validateUrl");
+    /** Creating takes every field editing takes, and these. */
+    static final Set<String> CREATE_FIELDS = Stream.concat(
+                    EDIT_FIELDS.stream(),
+                    Stream.of("customSlug", "shortCodeLength", "findIfExists", "domain", "pathPrefix", "apiKey"))
+            .collect(Collectors.toUnmodifiableSet());
 
     private final Map<String, Object> body;
     private final Clock clock;
@@ -88,44 +78,45 @@ final class ShortUrlBody {
     }
 
     String text(String field) {
-        Object value = body.get(field);
-        if (value == null || value instanceof String) {
-            return (String) value;
-        }
-        invalid.add(field);
-        return null;
+        return typed(field, String.class);
     }
 
     Boolean bool(String field) {
+        return typed(field, Boolean.class);
+    }
+
+    Integer length() {
+        Long length = whole("shortCodeLength", 1, 8);
+        return length == null ? null : length.intValue();
+    }
+
+    Long maxVisits() {
+        return whole("maxVisits", 1, Long.MAX_VALUE);
+    }
+
+    /** The value when it is of {@code type}; otherwise {@code null}, and a value that is there is invalid. */
+    private <T> T typed(String field, Class<T> type) {
         Object value = body.get(field);
-        if (value == null || value instanceof Boolean) {
-            return (Boolean) value;
+        if (value == null || type.isInstance(value)) {
+            return type.cast(value);
         }
         invalid.add(field);
         return null;
     }
 
-    Integer length() {
-        Object value = body.get("shortCodeLength");
+    /** A whole number from {@code min} to {@code max}, however JSON wrote it ({@code 5} or {@code 5.0}). */
+    private Long whole(String field, long min, long max) {
+        Object value = body.get(field);
         if (value == null) {
             return null;
         }
-        if (value instanceof Number n && n.doubleValue() == n.intValue() && n.intValue() >= 1 && n.intValue() <= 8) {
-            return n.intValue();
-        }
-        invalid.add("shortCodeLength");
-        return null;
-    }
-
-    Long maxVisits() {
-        Object value = body.get("maxVisits");
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Number n && n.doubleValue() == n.longValue() && n.longValue() >= 1) {
+        if (value instanceof Number n
+                && n.doubleValue() == n.longValue()
+                && n.longValue() >= min
+                && n.longValue() <= max) {
             return n.longValue();
         }
-        invalid.add("maxVisits");
+        invalid.add(field);
         return null;
     }
 
