@@ -3,12 +3,8 @@ package dev.shortgate.redirect;
 import static org.springframework.web.reactive.function.server.RequestPredicates.GET;
 import static org.springframework.web.reactive.function.server.RequestPredicates.HEAD;
 
-import java.time.Clock;
-
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.shortgate.security.ApiRateLimiter;
 import dev.shortgate.security.ClientIpResolver;
-import dev.shortgate.visit.VisitCounts;
 import dev.shortgate.visit.VisitRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
@@ -38,19 +34,6 @@ class RedirectRoutes {
     @Bean
     RedirectAnswer.Factory redirectAnswers(RedirectProperties properties) {
         return new RedirectAnswer.Factory(properties);
-    }
-
-    @Bean
-    Redirects redirects(
-            LinkLookup lookup,
-            RedirectAnswer.Factory answers,
-            VisitRecorder visits,
-            VisitCounts visitCounts,
-            ApiRateLimiter rateLimiter,
-            Clock clock,
-            RedirectMetrics metrics,
-            RedirectProperties properties) {
-        return new Redirects(lookup, answers, visits, visitCounts, rateLimiter, clock, metrics, properties);
     }
 
     @Bean

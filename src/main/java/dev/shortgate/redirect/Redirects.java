@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.util.AsciiString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
@@ -32,6 +33,7 @@ import reactor.core.publisher.Mono;
  * pod sheds load. It never answers 500 for a code, and it records
  * every answer in {@code shortgate.redirect} under the tier that answered and the outcome.
  */
+@Component
 final class Redirects {
 
     private static final Logger log = LoggerFactory.getLogger(Redirects.class);

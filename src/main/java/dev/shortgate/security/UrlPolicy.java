@@ -2,13 +2,9 @@ package dev.shortgate.security;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.Collection;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
 import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import com.google.common.base.CharMatcher;
 import com.google.common.net.PercentEscaper;
@@ -34,7 +30,7 @@ import org.springframework.stereotype.Component;
  *       the cloud metadata names {@code metadata} and {@code instance-data}) or a name under {@code .localhost},
  *       {@code .local}, {@code .localdomain}, {@code .home.arpa} or {@code .internal} (such as
  *       {@code metadata.google.internal}) &mdash; unless {@code allow-private-hosts} is set;</li>
- *   <li>not this shortener, another shortener, or a denied host, nor a subdomain of one;</li>
+ *   <li>not this shortener, another shortener, or a denied host, nor a subdomain of one ({@link RefusedHosts});</li>
  *   <li>no homograph: each label passes ICU's UTS #39 {@code SpoofChecker} at the highly restrictive level (no
  *       mixing of Latin with Cyrillic, Greek and the like), and no label that is not ASCII looks exactly like an
  *       ASCII one (a whole-script confusable such as Cyrillic {@code аррӏе}), unless its top-level domain is not
@@ -63,21 +59,13 @@ public class UrlPolicy {
     /** What may stand raw in a path, query or fragment besides letters and digits; the rest is percent-encoded. */
     private static final PercentEscaper URL_REST = new PercentEscaper("-._~:/?#@!$&'()*+,;=%", false);
 
-    private final Set<String> ownHosts;
-    private final Set<String> shortenerHosts;
-    private final Set<String> deniedHosts;
+    private final RefusedHosts refusedHosts;
     private final boolean allowPrivateHosts;
 
     /** The policy with the given settings; throws {@link IllegalArgumentException} for a list entry that is no host. */
     @Autowired
     public UrlPolicy(ShortgateProperties shortgate, UrlPolicyProperties properties) {
-        Set<String> own = new LinkedHashSet<>();
-        own.add(canonicalConfiguredHost(shortgate.baseUrl().getHost(), "shortgate.base-url"));
-        own.addAll(canonicalConfiguredHosts(properties.ownDomains(), "shortgate.security.url.own-domains"));
-        this.ownHosts = Set.copyOf(own);
-        this.shortenerHosts =
-                canonicalConfiguredHosts(properties.shortenerDomains(), "shortgate.security.url.shortener-domains");
-        this.deniedHosts = canonicalConfiguredHosts(properties.denyHosts(), "shortgate.security.url.deny-hosts");
+        this.refusedHosts = new RefusedHosts(shortgate, properties);
         this.allowPrivateHosts = properties.allowPrivateHosts();
     }
 
@@ -180,20 +168,7 @@ public class UrlPolicy {
                     "url points at a private or reserved address (" + host
                             + "); only publicly reachable hosts can be shortened.");
         }
-        if (matches(host, ownHosts)) {
-            throw invalid(
-                    Problem.URL_SELF_LINK,
-                    "url points at this shortener (" + host + "); links to short "
-                            + "links are refused to prevent loops.");
-        }
-        if (matches(host, shortenerHosts)) {
-            throw invalid(
-                    Problem.URL_SHORTENER_NOT_ALLOWED,
-                    "url points at another link shortener (" + host + "); shorten the final URL instead.");
-        }
-        if (matches(host, deniedHosts)) {
-            throw invalid(Problem.URL_HOST_DENIED, "url points at a host that is not allowed (" + host + ").");
-        }
+        refusedHosts.check(host);
         String rest = encodeRest(raw.substring(authorityEnd), authorityEnd);
         if (rest.isEmpty() || rest.charAt(0) != '/') {
             rest = "/" + rest;
@@ -214,51 +189,6 @@ public class UrlPolicy {
             throw invalid(Problem.INVALID_URL, "url is not a valid URL: " + e.getReason() + ".");
         }
         return normalized;
-    }
-
-    /** Whether {@code host} is one of {@code domains} or a subdomain of one; IP literals match only exactly. */
-    private static boolean matches(String host, Set<String> domains) {
-        if (domains.contains(host)) {
-            return true;
-        }
-        if (host.startsWith("[") || IpLiterals.endsInANumber(host)) {
-            return false;
-        }
-        for (int dot = host.indexOf('.'); dot >= 0; dot = host.indexOf('.', dot + 1)) {
-            if (domains.contains(host.substring(dot + 1))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Set<String> canonicalConfiguredHosts(Collection<String> hosts, String property) {
-        return hosts.stream()
-                .map(host -> canonicalConfiguredHost(host, property))
-                .collect(Collectors.toUnmodifiableSet());
-    }
-
-    /**
-     * A configured host in the form {@link #normalize} writes hosts: punycode, lower case, no trailing dot,
-     * IPv4 in dotted decimal, IPv6 in brackets and canonical form.
-     */
-    static String canonicalConfiguredHost(String host, String property) {
-        String h = host == null ? "" : host.trim();
-        IPAddress address = null;
-        if (h.startsWith("[") && h.endsWith("]")) {
-            address = IpLiterals.parseIpv6(h.substring(1, h.length() - 1));
-        } else if (!h.isEmpty()) {
-            String ascii = HostNames.toAscii(h);
-            if (ascii != null && !IpLiterals.endsInANumber(ascii)) {
-                return ascii;
-            }
-            address = ascii == null ? null : IpLiterals.parseIpv4(ascii);
-        }
-        if (address != null) {
-            return IpLiterals.host(address);
-        }
-        throw new IllegalArgumentException(property + " must hold host names such as example.com (no scheme, "
-                + "port or path), got '" + host + "'");
     }
 
     private static String normalizePort(String scheme, String port) {

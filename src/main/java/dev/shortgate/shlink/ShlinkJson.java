@@ -10,6 +10,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.shortgate.link.Link;
 import dev.shortgate.visit.OrphanVisits;
 
@@ -58,16 +59,11 @@ final class ShlinkJson {
             String visitedUrl,
             String redirectUrl) {}
 
-    /** A visit that reached no short URL: {@code redirectUrl} is always null, {@code type} says what was asked for. */
-    record OrphanVisit(
-            String referer,
-            String date,
-            String userAgent,
-            Location visitLocation,
-            boolean potentialBot,
-            String visitedUrl,
-            String redirectUrl,
-            String type) {}
+    /**
+     * A visit that reached no short URL: Shlink's visit, its {@code redirectUrl} always null, and a {@code type} that
+     * says what was asked for.
+     */
+    record OrphanVisit(@JsonUnwrapped Visit visit, String type) {}
 
     record Location(
             String countryCode,
@@ -116,15 +112,10 @@ final class ShlinkJson {
 
     /** @param origin the base URL's origin, without a trailing {@code /}, that the visited path is joined to */
     static OrphanVisit orphanVisit(OrphanVisits.Row row, String origin) {
+        ShlinkVisits.VisitRow visit = new ShlinkVisits.VisitRow(
+                null, row.visitedAt(), row.userAgent(), row.referer(), row.country(), row.city(), row.bot());
         return new OrphanVisit(
-                row.referer() == null ? "" : row.referer(),
-                date(row.visitedAt()),
-                row.userAgent() == null ? "" : row.userAgent(),
-                location(row.country(), row.city()),
-                row.bot(),
-                origin + row.path(),
-                null,
-                row.type().value());
+                visit(visit, origin + row.path(), null), row.type().value());
     }
 
     private static Location location(String countryCode, String cityName) {

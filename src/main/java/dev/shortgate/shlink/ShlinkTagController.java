@@ -78,10 +78,10 @@ class ShlinkTagController {
             }
             if (!(body.get("newName") instanceof String given)
                     || given.isBlank()
-                    || given.trim().length() > ShortUrlController.MAX_TAG_LENGTH) {
+                    || given.trim().length() > ShortUrlBody.MAX_TAG_LENGTH) {
                 throw ShlinkErrors.invalidData(
                         "newName",
-                        "newName must be a tag name of at most " + ShortUrlController.MAX_TAG_LENGTH + " characters.");
+                        "newName must be a tag name of at most " + ShortUrlBody.MAX_TAG_LENGTH + " characters.");
             }
             String newName = given.trim();
             if (newName.equals(oldName)) {

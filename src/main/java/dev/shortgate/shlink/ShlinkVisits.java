@@ -23,7 +23,7 @@ import reactor.core.publisher.Mono;
 @Repository
 class ShlinkVisits {
 
-    /** One raw visit. */
+    /** One raw visit; {@code code} is {@code null} for an orphan visit ({@link ShlinkJson#orphanVisit}). */
     record VisitRow(
             String code,
             Instant visitedAt,

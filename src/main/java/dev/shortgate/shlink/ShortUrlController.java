@@ -1,9 +1,7 @@
 package dev.shortgate.shlink;
 
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,35 +40,6 @@ import reactor.core.publisher.Mono;
 class ShortUrlController {
 
     static final int DEFAULT_ITEMS = 10;
-    static final int MAX_TAG_LENGTH = 255;
-    private static final Set<String> CREATE_FIELDS = Set.of(
-            "longUrl",
-            "customSlug",
-            "shortCodeLength",
-            "findIfExists",
-            "validSince",
-            "validUntil",
-            "maxVisits",
-            "tags",
-            "title",
-            "crawlable",
-            "forwardQuery",
-            "domain",
-            "pathPrefix",
-            "deviceLongUrls",
-            "validateUrl",
-            "apiKey");
-    private static final Set<String> EDIT_FIELDS = Set.of(
-            "longUrl",
-            "validSince",
-            "validUntil",
-            "maxVisits",
-            "tags",
-            "title",
-            "crawlable",
-            "forwardQuery",
-            "deviceLongUrls",
-            "validateUrl");
 
     private final LinkService links;
     private final ShlinkShortUrls shortUrls;
@@ -90,28 +59,12 @@ class ShortUrlController {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
             MultiValueMap<String, String> params = exchange.getRequest().getQueryParams();
             Paging paging = Paging.of(params, DEFAULT_ITEMS);
-            String orderParam = params.getFirst("orderBy");
-            String order = orderParam == null || orderParam.isBlank()
-                    ? ShortUrlQuery.DEFAULT_ORDER
-                    : ShortUrlQuery.ORDERS.get(orderParam);
-            if (order == null) {
-                throw ShlinkErrors.invalidData(
-                        "orderBy", "orderBy must be one of " + ShortUrlQuery.ORDERS.keySet() + ".");
-            }
+            String order = ShortUrlQuery.order(params);
             if (caller.scope() == ApiScope.CREATE && caller.keyId() == null) {
                 return Mono.just(Map.of("shortUrls", paging.page(List.<ShlinkJson.ShortUrl>of(), 0)));
             }
-            ShortUrlQuery query = new ShortUrlQuery(
-                    caller.scope() == ApiScope.CREATE ? caller.keyId() : null,
-                    params.getFirst("searchTerm"),
-                    ShlinkParams.list(params, "tags"),
-                    "all".equals(params.getFirst("tagsMode")),
-                    ShlinkParams.date(params, "startDate", false),
-                    ShlinkParams.date(params, "endDate", true),
-                    ShlinkParams.flag(params, "excludeMaxVisitsReached"),
-                    ShlinkParams.flag(params, "excludePastValidUntil"),
-                    clock.instant(),
-                    order);
+            ShortUrlQuery query = ShortUrlQuery.of(
+                    params, caller.scope() == ApiScope.CREATE ? caller.keyId() : null, order, clock.instant());
             return Mono.zip(
                             shortUrls
                                     .page(query, paging.offset(), paging.itemsPerPage())
@@ -126,49 +79,39 @@ class ShortUrlController {
     Mono<ShlinkJson.ShortUrl> create(@RequestBody Map<String, Object> body, ServerWebExchange exchange) {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
-            List<String> invalid = new ArrayList<>();
-            for (String field : body.keySet()) {
-                if (!CREATE_FIELDS.contains(field)) {
-                    invalid.add(field);
-                }
-            }
-            Object longUrl = body.get("longUrl");
-            if (!(longUrl instanceof String)) {
-                invalid.add("longUrl");
-            }
-            String slug = optionalText(body, "customSlug", invalid);
-            Integer length = optionalLength(body, invalid);
-            Instant validSince = optionalValidSince(body, invalid);
-            Instant validUntil = optionalDate(body, "validUntil", invalid);
-            Long maxVisits = optionalMaxVisits(body, invalid);
-            List<String> tags = optionalTags(body, invalid);
-            String title = optionalText(body, "title", invalid);
-            Boolean crawlable = optionalBool(body, "crawlable", invalid);
-            Boolean forwardQuery = optionalBool(body, "forwardQuery", invalid);
-            optionalBool(body, "findIfExists", invalid);
-            String domain = optionalText(body, "domain", invalid);
+            ShortUrlBody fields = new ShortUrlBody(body, ShortUrlBody.CREATE_FIELDS, clock);
+            String longUrl = fields.requiredText("longUrl");
+            String slug = fields.text("customSlug");
+            Integer length = fields.length();
+            Instant validSince = fields.validSince();
+            Instant validUntil = fields.date("validUntil");
+            Long maxVisits = fields.maxVisits();
+            List<String> tags = fields.tags();
+            String title = fields.text("title");
+            Boolean crawlable = fields.bool("crawlable");
+            Boolean forwardQuery = fields.bool("forwardQuery");
+            fields.bool("findIfExists");
+            String domain = fields.text("domain");
             if (domain != null
                     && !domain.isBlank()
                     && !domain.equalsIgnoreCase(properties.baseUrl().getAuthority())) {
-                invalid.add("domain");
+                fields.invalid("domain");
             }
-            String pathPrefix = optionalText(body, "pathPrefix", invalid);
+            String pathPrefix = fields.text("pathPrefix");
             if (pathPrefix != null && !pathPrefix.isEmpty()) {
-                invalid.add("pathPrefix");
+                fields.invalid("pathPrefix");
             }
             if (validUntil != null && validSince != null && !validUntil.isAfter(validSince)) {
-                invalid.add("validUntil");
+                fields.invalid("validUntil");
             }
-            if (!invalid.isEmpty()) {
-                throw ShlinkErrors.invalidData(List.copyOf(new LinkedHashSet<>(invalid)));
-            }
+            fields.check();
             if (slug != null && slug.isBlank()) {
                 slug = null;
             }
             String customSlug = slug;
             // Shlink forwards the visitor's query string unless told not to.
             CreateLinkRequest request = new CreateLinkRequest(
-                    (String) longUrl,
+                    longUrl,
                     customSlug == null ? length : null,
                     customSlug,
                     validUntil,
@@ -204,46 +147,35 @@ class ShortUrlController {
             @PathVariable String shortCode, @RequestBody Map<String, Object> body, ServerWebExchange exchange) {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
-            List<String> invalid = new ArrayList<>();
-            for (String field : body.keySet()) {
-                if (!EDIT_FIELDS.contains(field)) {
-                    invalid.add(field);
-                }
-            }
+            ShortUrlBody fields = new ShortUrlBody(body, ShortUrlBody.EDIT_FIELDS, clock);
             Set<String> named = new LinkedHashSet<>();
             String url = null;
-            if (body.containsKey("longUrl")) {
+            if (fields.has("longUrl")) {
                 named.add("url");
-                if (body.get("longUrl") instanceof String text) {
-                    url = text;
-                } else {
-                    invalid.add("longUrl");
-                }
+                url = fields.requiredText("longUrl");
             }
             Instant until = null;
-            if (body.containsKey("validUntil")) {
+            if (fields.has("validUntil")) {
                 named.add("expiresAt");
-                until = optionalDate(body, "validUntil", invalid);
+                until = fields.date("validUntil");
             }
             Long maxVisits = null;
-            if (body.containsKey("maxVisits")) {
+            if (fields.has("maxVisits")) {
                 named.add("maxVisits");
-                maxVisits = optionalMaxVisits(body, invalid);
+                maxVisits = fields.maxVisits();
             }
             Boolean forwardQuery = null;
-            if (body.containsKey("forwardQuery")) {
+            if (fields.has("forwardQuery")) {
                 named.add("forwardQuery");
-                Boolean forward = optionalBool(body, "forwardQuery", invalid);
+                Boolean forward = fields.bool("forwardQuery");
                 forwardQuery = forward == null || forward;
             }
             LinkPatch patch = LinkPatch.of(named, url, until, maxVisits, null, null, forwardQuery);
-            Instant validSince = optionalValidSince(body, invalid);
-            List<String> tags = body.containsKey("tags") ? optionalTags(body, invalid) : null;
-            String title = optionalText(body, "title", invalid);
-            Boolean crawlable = optionalBool(body, "crawlable", invalid);
-            if (!invalid.isEmpty()) {
-                throw ShlinkErrors.invalidData(List.copyOf(new LinkedHashSet<>(invalid)));
-            }
+            Instant validSince = fields.validSince();
+            List<String> tags = fields.has("tags") ? fields.tags() : null;
+            String title = fields.text("title");
+            Boolean crawlable = fields.bool("crawlable");
+            fields.check();
             Mono<Link> changed = named.isEmpty()
                     ? links.get(shortCode, caller).map(link -> {
                         if (!caller.canChange(link.apiKeyId())) {
@@ -252,19 +184,18 @@ class ShortUrlController {
                         return link;
                     })
                     : links.update(shortCode, patch, caller);
-            boolean metaChanged =
-                    body.containsKey("title") || body.containsKey("crawlable") || body.containsKey("validSince");
+            boolean metaChanged = fields.has("title") || fields.has("crawlable") || fields.has("validSince");
             return changed.flatMap(link -> shortUrls.find(link.code()))
                     .flatMap(current -> (tags == null ? Mono.<Void>empty() : shortUrls.setTags(shortCode, tags))
                             .then(
                                     metaChanged
                                             ? shortUrls.saveMeta(
                                                     shortCode,
-                                                    body.containsKey("title") ? title : current.title(),
-                                                    body.containsKey("crawlable")
+                                                    fields.has("title") ? title : current.title(),
+                                                    fields.has("crawlable")
                                                             ? Boolean.TRUE.equals(crawlable)
                                                             : current.crawlable(),
-                                                    body.containsKey("validSince") ? validSince : current.validSince())
+                                                    fields.has("validSince") ? validSince : current.validSince())
                                             : Mono.<Void>empty()))
                     .then(Mono.defer(() -> shortUrls.find(shortCode)))
                     .map(this::toJson)
@@ -289,95 +220,5 @@ class ShortUrlController {
 
     private ShlinkJson.ShortUrl toJson(ShortUrlRow row) {
         return ShlinkJson.shortUrl(row, properties.shortUrl(row.link().code()));
-    }
-
-    private static String optionalText(Map<String, Object> body, String field, List<String> invalid) {
-        Object value = body.get(field);
-        if (value == null || value instanceof String) {
-            return (String) value;
-        }
-        invalid.add(field);
-        return null;
-    }
-
-    private static Boolean optionalBool(Map<String, Object> body, String field, List<String> invalid) {
-        Object value = body.get(field);
-        if (value == null || value instanceof Boolean) {
-            return (Boolean) value;
-        }
-        invalid.add(field);
-        return null;
-    }
-
-    private static Integer optionalLength(Map<String, Object> body, List<String> invalid) {
-        Object value = body.get("shortCodeLength");
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Number n && n.doubleValue() == n.intValue() && n.intValue() >= 1 && n.intValue() <= 8) {
-            return n.intValue();
-        }
-        invalid.add("shortCodeLength");
-        return null;
-    }
-
-    private static Long optionalMaxVisits(Map<String, Object> body, List<String> invalid) {
-        Object value = body.get("maxVisits");
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Number n && n.doubleValue() == n.longValue() && n.longValue() >= 1) {
-            return n.longValue();
-        }
-        invalid.add("maxVisits");
-        return null;
-    }
-
-    private static Instant optionalDate(Map<String, Object> body, String field, List<String> invalid) {
-        Object value = body.get(field);
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof String text) {
-            try {
-                return ShlinkJson.parse(text, false);
-            } catch (DateTimeException e) {
-                // reported below
-            }
-        }
-        invalid.add(field);
-        return null;
-    }
-
-    /** Shortgate does not hold a link back until a later date: only a validSince already past is accepted. */
-    private Instant optionalValidSince(Map<String, Object> body, List<String> invalid) {
-        Instant since = optionalDate(body, "validSince", invalid);
-        if (since != null && since.isAfter(clock.instant())) {
-            invalid.add("validSince");
-            return null;
-        }
-        return since;
-    }
-
-    private static List<String> optionalTags(Map<String, Object> body, List<String> invalid) {
-        Object value = body.get("tags");
-        if (value == null) {
-            return List.of();
-        }
-        if (!(value instanceof List<?> given)) {
-            invalid.add("tags");
-            return List.of();
-        }
-        LinkedHashSet<String> tags = new LinkedHashSet<>();
-        for (Object tag : given) {
-            if (!(tag instanceof String name) || name.trim().length() > MAX_TAG_LENGTH) {
-                invalid.add("tags");
-                return List.of();
-            }
-            if (!name.isBlank()) {
-                tags.add(name.trim());
-            }
-        }
-        return List.copyOf(tags);
     }
 }

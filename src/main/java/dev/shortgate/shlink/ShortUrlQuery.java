@@ -3,6 +3,8 @@ package dev.shortgate.shlink;
 import java.time.Instant;
 import java.util.List;
 
+import org.springframework.util.MultiValueMap;
+
 /**
  * The filters and order of Shlink's short URL list.
  *
@@ -44,4 +46,29 @@ record ShortUrlQuery(
             java.util.Map.entry("nonBotVisits-DESC", "non_bot_visits DESC, l.code DESC"));
 
     static final String DEFAULT_ORDER = ORDERS.get("dateCreated-DESC");
+
+    /** The order the list's {@code orderBy} asks for, or Shlink's invalid-data error for one it does not know. */
+    static String order(MultiValueMap<String, String> params) {
+        String orderParam = params.getFirst("orderBy");
+        String order = orderParam == null || orderParam.isBlank() ? DEFAULT_ORDER : ORDERS.get(orderParam);
+        if (order == null) {
+            throw ShlinkErrors.invalidData("orderBy", "orderBy must be one of " + ORDERS.keySet() + ".");
+        }
+        return order;
+    }
+
+    /** The filters the list's parameters ask for, in {@code order}; Shlink's invalid-data error for a bad date. */
+    static ShortUrlQuery of(MultiValueMap<String, String> params, Long owner, String order, Instant now) {
+        return new ShortUrlQuery(
+                owner,
+                params.getFirst("searchTerm"),
+                ShlinkParams.list(params, "tags"),
+                "all".equals(params.getFirst("tagsMode")),
+                ShlinkParams.date(params, "startDate", false),
+                ShlinkParams.date(params, "endDate", true),
+                ShlinkParams.flag(params, "excludeMaxVisitsReached"),
+                ShlinkParams.flag(params, "excludePastValidUntil"),
+                now,
+                order);
+    }
 }
