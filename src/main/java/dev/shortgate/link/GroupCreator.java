@@ -147,9 +147,10 @@ class GroupCreator {
                         ours.add(ItemResult.of(indexes.get(n), new Created(candidates.get(n), true)));
                     }
                     conflicting.replaceAll(indexes::get);
-                    Flux<ItemResult> announced = Flux.fromIterable(ours)
-                            .flatMap(
-                                    result -> creator.announce(result.created()).thenReturn(result), 256);
+                    Flux<ItemResult> announced = creator.announceAll(ours.stream()
+                                    .map(result -> result.created().link())
+                                    .toList())
+                            .thenMany(Flux.fromIterable(ours));
                     return Flux.merge(announced, oneByOne(conflicting, toMake, concurrency));
                 });
     }

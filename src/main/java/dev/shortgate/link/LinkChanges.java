@@ -1,5 +1,8 @@
 package dev.shortgate.link;
 
+import java.util.List;
+
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -11,6 +14,11 @@ public interface LinkChanges {
 
     /** A link was created; caches may hold a negative entry for its code. */
     Mono<Void> created(Link link);
+
+    /** Links were created together (a group of creates, a batch); as {@link #created} for each. */
+    default Mono<Void> createdAll(List<Link> links) {
+        return Flux.fromIterable(links).flatMap(this::created).then();
+    }
 
     /**
      * A link was changed or deleted (then {@link Link#deletedAt()} is set); every cached copy of its code must be

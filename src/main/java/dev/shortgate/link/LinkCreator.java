@@ -1,6 +1,7 @@
 package dev.shortgate.link;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.shortgate.codegen.CodeAllocator;
 import dev.shortgate.codegen.CodeSpaceExhaustedException;
@@ -115,6 +116,15 @@ class LinkCreator {
         }
         (created.link().alias() ? createdAlias : createdGenerated).increment();
         return changes.created(created.link()).thenReturn(created);
+    }
+
+    /** Counts links made together and tells the caches of them all at once. */
+    Mono<Void> announceAll(List<Link> made) {
+        if (made.isEmpty()) {
+            return Mono.empty();
+        }
+        createdGenerated.increment(made.size());
+        return changes.createdAll(made);
     }
 
     static Link withCode(Link link, String code) {

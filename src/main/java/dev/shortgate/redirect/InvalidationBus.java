@@ -1,5 +1,7 @@
 package dev.shortgate.redirect;
 
+import java.util.List;
+
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -12,6 +14,11 @@ interface InvalidationBus {
 
     /** Tells every pod (this one included) to drop its near-cache entry for the code. */
     Mono<Void> publish(String code);
+
+    /** Publishes the codes of a group of creates; one bounded call for all of them over Redis. */
+    default Mono<Void> publishAll(List<String> codes) {
+        return Flux.fromIterable(codes).flatMap(this::publish).then();
+    }
 
     /** Codes other pods changed; long-lived, and errors when the channel drops so the caller can resubscribe. */
     Flux<String> invalidations();

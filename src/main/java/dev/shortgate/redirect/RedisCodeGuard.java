@@ -88,9 +88,15 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
 
     @Override
     public Mono<Void> add(String code) {
+        return addAll(List.of(code));
+    }
+
+    /** Sets the bits of every code with one {@code BITFIELD}. */
+    @Override
+    public Mono<Void> addAll(List<String> codes) {
         // Past this pod's breaker: other pods trust these bits to answer 404 (see RedisCalls.callPastBreaker).
         return redis.callPastBreaker(RedisCalls.Operation.GUARD, commands -> commands.strings()
-                        .bitfield(key, sets(List.of(code))))
+                        .bitfield(key, sets(codes)))
                 .then();
     }
 

@@ -1,6 +1,7 @@
 package dev.shortgate.redirect;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import reactor.core.publisher.Flux;
@@ -26,8 +27,14 @@ final class RedisInvalidationBus implements InvalidationBus {
 
     @Override
     public Mono<Void> publish(String code) {
-        return redis.call(RedisCalls.Operation.PUBLISH, commands -> commands.server()
-                        .publish(channel, code.getBytes(StandardCharsets.UTF_8)))
+        return publishAll(List.of(code));
+    }
+
+    /** One {@code PUBLISH} per code (each message names one code), all within one bounded call. */
+    @Override
+    public Mono<Void> publishAll(List<String> codes) {
+        return redis.call(RedisCalls.Operation.PUBLISH, commands -> Flux.fromIterable(codes)
+                        .flatMap(code -> commands.server().publish(channel, code.getBytes(StandardCharsets.UTF_8))))
                 .then();
     }
 

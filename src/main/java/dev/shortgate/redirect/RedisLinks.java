@@ -1,5 +1,6 @@
 package dev.shortgate.redirect;
 
+import java.util.List;
 import java.util.Optional;
 
 import dev.shortgate.link.Link;
@@ -8,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -63,8 +65,15 @@ final class RedisLinks implements RedisTier {
 
     @Override
     public Mono<Void> put(Link link) {
-        return redis.call(RedisCalls.Operation.SET, commands -> commands.strings()
-                        .set(settings.linkKey(link.code()), codec.encode(link), expiring))
+        return putAll(List.of(link));
+    }
+
+    /** One {@code SET} per link, all within one bounded call (one timeout, one breaker permission). */
+    @Override
+    public Mono<Void> putAll(List<Link> links) {
+        return redis.call(RedisCalls.Operation.SET, commands -> Flux.fromIterable(links)
+                        .flatMap(link ->
+                                commands.strings().set(settings.linkKey(link.code()), codec.encode(link), expiring)))
                 .then();
     }
 

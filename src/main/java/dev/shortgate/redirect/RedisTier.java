@@ -1,8 +1,10 @@
 package dev.shortgate.redirect;
 
+import java.util.List;
 import java.util.Optional;
 
 import dev.shortgate.link.Link;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -26,6 +28,11 @@ interface RedisTier {
 
     /** Writes a created or changed link (a tombstone for a deleted one) over whatever this tier holds. */
     Mono<Void> put(Link link);
+
+    /** Writes the links of a group of creates; one bounded call for all of them in Redis. */
+    default Mono<Void> putAll(List<Link> links) {
+        return Flux.fromIterable(links).flatMap(this::put).then();
+    }
 
     /** Drops what this tier holds for the code. */
     Mono<Void> delete(String code);

@@ -1,5 +1,8 @@
 package dev.shortgate.redirect;
 
+import java.util.List;
+
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -19,6 +22,11 @@ interface UnknownCodeGuard {
 
     /** Records a code: every create, and any code the database finds that the filter did not hold. */
     Mono<Void> add(String code);
+
+    /** Records the codes of a group of creates; one Redis call for all of them where the guard is shared. */
+    default Mono<Void> addAll(List<String> codes) {
+        return Flux.fromIterable(codes).flatMap(this::add).then();
+    }
 
     /** Whether the filter has been built and can be read, for the {@code shortgate.guard.ready} gauge. */
     boolean ready();
