@@ -101,41 +101,27 @@ final class VisitIntake {
 
     /** {@link VisitRecorder#record(String, InetAddress, String, String)}. */
     void take(String code, InetAddress clientIp, String userAgent, String referer) {
-        if (!properties.enabled()) {
-            return;
-        }
-        recording.increment();
-        try {
-            if (!accepting) {
-                droppedShutdown.increment();
-                return;
-            }
-            Instant at = clock.instant();
-            long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
-            String agent = VisitRecorder.truncate(userAgent, properties.userAgentMaxLength());
-            String ref = VisitRecorder.truncate(referer, properties.refererMaxLength());
-            tally.add(
-                    code,
-                    day,
-                    agent,
-                    clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
-                    VisitTally.refererHost(ref),
-                    clientIp);
-            uniques.add(code, day, clientIp, agent, counts.isBot(agent));
-            counted.increment();
-            buffer.offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref));
-        } catch (RuntimeException e) {
-            rejectedUnreadable.increment();
-            log.debug("Could not take a visit: {}", e.toString());
-        } finally {
-            recording.decrement();
-        }
+        take(null, code, null, clientIp, userAgent, referer);
     }
 
     /** {@link VisitRecorder#recordOrphan}. */
     void takeOrphan(
             OrphanVisitType type,
             String path,
+            String rawQuery,
+            InetAddress clientIp,
+            String userAgent,
+            String referer) {
+        take(type, path, rawQuery, clientIp, userAgent, referer);
+    }
+
+    /**
+     * Counts a visit of the link {@code code}, or with {@code orphan} set an orphan visit of the path {@code code}
+     * (per UTC day and type only), and offers its raw row.
+     */
+    private void take(
+            OrphanVisitType orphan,
+            String code,
             String rawQuery,
             InetAddress clientIp,
             String userAgent,
@@ -152,20 +138,25 @@ final class VisitIntake {
             Instant at = clock.instant();
             long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
             String agent = VisitRecorder.truncate(userAgent, properties.userAgentMaxLength());
-            tally.add(type.tallyKey, day, agent, null, null, null);
-            orphansCounted.increment();
-            buffer.offer(new RawVisit(
-                    ids.next(at),
-                    path,
-                    at,
-                    clientIp,
-                    agent,
-                    VisitRecorder.truncate(referer, properties.refererMaxLength()),
-                    type,
-                    rawQuery));
+            String ref = VisitRecorder.truncate(referer, properties.refererMaxLength());
+            if (orphan == null) {
+                tally.add(
+                        code,
+                        day,
+                        agent,
+                        clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
+                        VisitTally.refererHost(ref),
+                        clientIp);
+                uniques.add(code, day, clientIp, agent, counts.isBot(agent));
+                counted.increment();
+            } else {
+                tally.add(orphan.tallyKey, day, agent, null, null, null);
+                orphansCounted.increment();
+            }
+            buffer.offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery));
         } catch (RuntimeException e) {
             rejectedUnreadable.increment();
-            log.debug("Could not take an orphan visit: {}", e.toString());
+            log.debug("Could not take {}: {}", orphan == null ? "a visit" : "an orphan visit", e.toString());
         } finally {
             recording.decrement();
         }
