@@ -79,10 +79,8 @@ public class OrphanVisits {
     /** A page of the newest-first list, by offset (Shlink's paging). */
     public Flux<Row> page(Filter filter, int offset, int limit) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(
-                        db.sql(COLUMNS + where(filter, null, params) + " ORDER BY id DESC LIMIT " + limit + " OFFSET "
-                                + offset),
-                        params)
+        return db.sql(COLUMNS + where(filter, null, params) + " ORDER BY id DESC LIMIT " + limit + " OFFSET " + offset)
+                .bindValues(params)
                 .map(OrphanVisits::toRow)
                 .all();
     }
@@ -90,10 +88,9 @@ public class OrphanVisits {
     /** The newest-first list after the {@code cursor} id when one is given (Shortgate's keyset paging). */
     public Flux<Row> after(Filter filter, String cursor, int limit) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(
-                        db.sql(COLUMNS + where(filter, cursor == null ? null : VisitId.fromText(cursor), params)
-                                + " ORDER BY id DESC LIMIT " + limit),
-                        params)
+        return db.sql(COLUMNS + where(filter, cursor == null ? null : VisitId.fromText(cursor), params)
+                        + " ORDER BY id DESC LIMIT " + limit)
+                .bindValues(params)
                 .map(OrphanVisits::toRow)
                 .all();
     }
@@ -101,7 +98,8 @@ public class OrphanVisits {
     /** Raw rows that match (what a list pages through; fewer than {@link #totals} when rows were shed). */
     public Mono<Long> count(Filter filter) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(db.sql("SELECT COUNT(*) AS n FROM orphan_visit" + where(filter, null, params)), params)
+        return db.sql("SELECT COUNT(*) AS n FROM orphan_visit" + where(filter, null, params))
+                .bindValues(params)
                 .map(row -> ((Number) row.get("n")).longValue())
                 .one();
     }
@@ -180,14 +178,6 @@ public class OrphanVisits {
     /** Whether a visit id can start with this instant's second. */
     private static boolean idSecond(Instant at) {
         return at.getEpochSecond() >= 0 && at.getEpochSecond() <= 0xFFFF_FFFFL;
-    }
-
-    private static DatabaseClient.GenericExecuteSpec bind(
-            DatabaseClient.GenericExecuteSpec spec, Map<String, Object> params) {
-        for (var param : params.entrySet()) {
-            spec = spec.bind(param.getKey(), param.getValue());
-        }
-        return spec;
     }
 
     private static Row toRow(Readable row) {
