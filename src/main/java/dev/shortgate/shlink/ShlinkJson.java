@@ -12,6 +12,7 @@ import java.util.Locale;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.visit.OrphanVisits;
+import dev.shortgate.visit.Visitor;
 
 /** The shapes of Shlink's REST API v3 (its {@code docs/swagger/definitions}), and its date format. */
 final class ShlinkJson {
@@ -116,12 +117,13 @@ final class ShlinkJson {
 
     /** @param origin the base URL's origin, without a trailing {@code /}, that the visited path is joined to */
     static OrphanVisit orphanVisit(OrphanVisits.Row row, String origin) {
+        Visitor visitor = row.visitor();
         return new OrphanVisit(
-                row.referer() == null ? "" : row.referer(),
+                visitor.referer() == null ? "" : visitor.referer(),
                 date(row.visitedAt()),
-                row.userAgent() == null ? "" : row.userAgent(),
-                location(row.country(), row.city()),
-                row.bot(),
+                visitor.userAgent() == null ? "" : visitor.userAgent(),
+                location(visitor.country(), visitor.city()),
+                visitor.bot(),
                 origin + row.path(),
                 null,
                 row.type().value());

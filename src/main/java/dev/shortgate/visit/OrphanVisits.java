@@ -32,24 +32,10 @@ public class OrphanVisits {
     /**
      * One raw orphan visit.
      *
-     * @param path the path and query asked for, from its leading {@code /}
-     * @param ip   the client address, anonymised unless raw storage is on; or {@code null}
+     * @param path    the path and query asked for, from its leading {@code /}
+     * @param visitor who asked, as for a visit of a link
      */
-    public record Row(
-            byte[] id,
-            OrphanVisitType type,
-            String path,
-            Instant visitedAt,
-            String ip,
-            String userAgent,
-            String referer,
-            String country,
-            String city,
-            String browser,
-            String browserVersion,
-            String os,
-            String deviceClass,
-            boolean bot) {
+    public record Row(byte[] id, OrphanVisitType type, String path, Instant visitedAt, Visitor visitor) {
 
         /** The id in its 16-character form (a cursor for {@link #after}). */
         public String idText() {
@@ -186,15 +172,6 @@ public class OrphanVisits {
                 OrphanVisitType.ofId(((Number) row.get("type")).intValue()),
                 row.get("visited_path", String.class),
                 row.get("visited_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
-                row.get("ip", String.class),
-                row.get("user_agent", String.class),
-                row.get("referer", String.class),
-                row.get("country", String.class),
-                row.get("city", String.class),
-                row.get("browser", String.class),
-                row.get("browser_version", String.class),
-                row.get("os", String.class),
-                row.get("device_class", String.class),
-                VisitQueries.bool(row.get("bot")));
+                Visitor.read(row));
     }
 }

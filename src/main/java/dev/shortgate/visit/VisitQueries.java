@@ -189,16 +189,7 @@ class VisitQueries {
                 row.get("code", String.class),
                 row.get("visited_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
                 row.get("client_id", String.class),
-                row.get("ip", String.class),
-                row.get("user_agent", String.class),
-                row.get("referer", String.class),
-                row.get("country", String.class),
-                row.get("city", String.class),
-                row.get("browser", String.class),
-                row.get("browser_version", String.class),
-                row.get("os", String.class),
-                row.get("device_class", String.class),
-                bool(row.get("bot")));
+                Visitor.read(row));
     }
 
     /** BINARY comes back as byte[] or ByteBuffer depending on the driver. */
