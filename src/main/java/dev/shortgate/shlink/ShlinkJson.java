@@ -13,6 +13,7 @@ import java.util.Locale;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.shortgate.link.Link;
 import dev.shortgate.visit.OrphanVisits;
+import dev.shortgate.visit.Visitor;
 
 /** The shapes of Shlink's REST API v3 (its {@code docs/swagger/definitions}), and its date format. */
 final class ShlinkJson {
@@ -112,8 +113,15 @@ final class ShlinkJson {
 
     /** @param origin the base URL's origin, without a trailing {@code /}, that the visited path is joined to */
     static OrphanVisit orphanVisit(OrphanVisits.Row row, String origin) {
+        Visitor visitor = row.visitor();
         ShlinkVisits.VisitRow visit = new ShlinkVisits.VisitRow(
-                null, row.visitedAt(), row.userAgent(), row.referer(), row.country(), row.city(), row.bot());
+                null,
+                row.visitedAt(),
+                visitor.userAgent(),
+                visitor.referer(),
+                visitor.country(),
+                visitor.city(),
+                visitor.bot());
         return new OrphanVisit(
                 visit(visit, origin + row.path(), null), row.type().value());
     }

@@ -54,12 +54,13 @@ class ShlinkVisits {
         String sql = "SELECT v.code, v.visited_at, v.user_agent, v.referer, v.country, v.city, v.bot "
                 + from(scope, from, to, excludeBots, params) + " ORDER BY v.id DESC LIMIT " + limit + " OFFSET "
                 + offset;
-        return bind(db.sql(sql), params).map(ShlinkVisits::toVisit).all();
+        return db.sql(sql).bindValues(params).map(ShlinkVisits::toVisit).all();
     }
 
     Mono<Long> count(Scope scope, Instant from, Instant to, boolean excludeBots) {
         Map<String, Object> params = new HashMap<>();
-        return bind(db.sql("SELECT COUNT(*) AS n " + from(scope, from, to, excludeBots, params)), params)
+        return db.sql("SELECT COUNT(*) AS n " + from(scope, from, to, excludeBots, params))
+                .bindValues(params)
                 .map(row -> ((Number) row.get("n")).longValue())
                 .one();
     }
@@ -112,14 +113,6 @@ class ShlinkVisits {
             sql.append(" WHERE ").append(String.join(" AND ", where));
         }
         return sql.toString();
-    }
-
-    private static DatabaseClient.GenericExecuteSpec bind(
-            DatabaseClient.GenericExecuteSpec spec, Map<String, Object> params) {
-        for (var param : params.entrySet()) {
-            spec = spec.bind(param.getKey(), param.getValue());
-        }
-        return spec;
     }
 
     private static VisitRow toVisit(Readable row) {

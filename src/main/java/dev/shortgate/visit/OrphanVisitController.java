@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.Problem;
@@ -43,39 +44,19 @@ class OrphanVisitController {
      */
     record OrphanPage(VisitStatsController.Visits totals, List<OrphanView> visits, String nextCursor) {}
 
-    /** An orphan visit as the API shows it: its id in the 16-character form, the path and query asked for. */
+    /**
+     * An orphan visit as the API shows it: its id in the 16-character form, the path and query asked for, then the
+     * {@link Visitor} fields.
+     */
     record OrphanView(
             String id,
             String type,
             String path,
             Instant visitedAt,
-            String ip,
-            String userAgent,
-            String referer,
-            String country,
-            String city,
-            String browser,
-            String browserVersion,
-            String os,
-            String deviceClass,
-            boolean bot) {
+            @JsonUnwrapped Visitor visitor) {
 
         static OrphanView of(OrphanVisits.Row r) {
-            return new OrphanView(
-                    r.idText(),
-                    r.type().value(),
-                    r.path(),
-                    r.visitedAt(),
-                    r.ip(),
-                    r.userAgent(),
-                    r.referer(),
-                    r.country(),
-                    r.city(),
-                    r.browser(),
-                    r.browserVersion(),
-                    r.os(),
-                    r.deviceClass(),
-                    r.bot());
+            return new OrphanView(r.idText(), r.type().value(), r.path(), r.visitedAt(), r.visitor());
         }
     }
 

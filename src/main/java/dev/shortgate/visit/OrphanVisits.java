@@ -32,24 +32,10 @@ public class OrphanVisits {
     /**
      * One raw orphan visit.
      *
-     * @param path the path and query asked for, from its leading {@code /}
-     * @param ip   the client address, anonymised unless raw storage is on; or {@code null}
+     * @param path    the path and query asked for, from its leading {@code /}
+     * @param visitor who asked, as for a visit of a link
      */
-    public record Row(
-            byte[] id,
-            OrphanVisitType type,
-            String path,
-            Instant visitedAt,
-            String ip,
-            String userAgent,
-            String referer,
-            String country,
-            String city,
-            String browser,
-            String browserVersion,
-            String os,
-            String deviceClass,
-            boolean bot) {
+    public record Row(byte[] id, OrphanVisitType type, String path, Instant visitedAt, Visitor visitor) {
 
         /** The id in its 16-character form (a cursor for {@link #after}). */
         public String idText() {
@@ -79,10 +65,8 @@ public class OrphanVisits {
     /** A page of the newest-first list, by offset (Shlink's paging). */
     public Flux<Row> page(Filter filter, int offset, int limit) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(
-                        db.sql(COLUMNS + where(filter, null, params) + " ORDER BY id DESC LIMIT " + limit + " OFFSET "
-                                + offset),
-                        params)
+        return db.sql(COLUMNS + where(filter, null, params) + " ORDER BY id DESC LIMIT " + limit + " OFFSET " + offset)
+                .bindValues(params)
                 .map(OrphanVisits::toRow)
                 .all();
     }
@@ -90,10 +74,9 @@ public class OrphanVisits {
     /** The newest-first list after the {@code cursor} id when one is given (Shortgate's keyset paging). */
     public Flux<Row> after(Filter filter, String cursor, int limit) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(
-                        db.sql(COLUMNS + where(filter, cursor == null ? null : VisitId.fromText(cursor), params)
-                                + " ORDER BY id DESC LIMIT " + limit),
-                        params)
+        return db.sql(COLUMNS + where(filter, cursor == null ? null : VisitId.fromText(cursor), params)
+                        + " ORDER BY id DESC LIMIT " + limit)
+                .bindValues(params)
                 .map(OrphanVisits::toRow)
                 .all();
     }
@@ -101,7 +84,8 @@ public class OrphanVisits {
     /** Raw rows that match (what a list pages through; fewer than {@link #totals} when rows were shed). */
     public Mono<Long> count(Filter filter) {
         Map<String, Object> params = new LinkedHashMap<>();
-        return bind(db.sql("SELECT COUNT(*) AS n FROM orphan_visit" + where(filter, null, params)), params)
+        return db.sql("SELECT COUNT(*) AS n FROM orphan_visit" + where(filter, null, params))
+                .bindValues(params)
                 .map(row -> ((Number) row.get("n")).longValue())
                 .one();
     }
@@ -182,29 +166,12 @@ public class OrphanVisits {
         return at.getEpochSecond() >= 0 && at.getEpochSecond() <= 0xFFFF_FFFFL;
     }
 
-    private static DatabaseClient.GenericExecuteSpec bind(
-            DatabaseClient.GenericExecuteSpec spec, Map<String, Object> params) {
-        for (var param : params.entrySet()) {
-            spec = spec.bind(param.getKey(), param.getValue());
-        }
-        return spec;
-    }
-
     private static Row toRow(Readable row) {
         return new Row(
                 VisitQueries.bytes(row.get("id")),
                 OrphanVisitType.ofId(((Number) row.get("type")).intValue()),
                 row.get("visited_path", String.class),
                 row.get("visited_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
-                row.get("ip", String.class),
-                row.get("user_agent", String.class),
-                row.get("referer", String.class),
-                row.get("country", String.class),
-                row.get("city", String.class),
-                row.get("browser", String.class),
-                row.get("browser_version", String.class),
-                row.get("os", String.class),
-                row.get("device_class", String.class),
-                VisitQueries.bool(row.get("bot")));
+                Visitor.read(row));
     }
 }

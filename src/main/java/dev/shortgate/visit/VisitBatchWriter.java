@@ -3,6 +3,7 @@ package dev.shortgate.visit;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -92,23 +93,7 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
         for (int i = 0; i < rows.size(); i++) {
             RawVisit raw = raws.get(i);
             Visit v = rows.get(i);
-            values.add(new Object[] {
-                v.id(),
-                raw.orphan().id,
-                visitedPath(raw.code(), raw.query()),
-                LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
-                v.clientId(),
-                v.ip(),
-                v.userAgent(),
-                v.referer(),
-                v.country(),
-                v.city(),
-                v.browser(),
-                v.browserVersion(),
-                v.os(),
-                v.deviceClass(),
-                v.bot()
-            });
+            values.add(values(v, v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query())));
         }
         return sql.multiRow(INSERT_ORPHANS, values, "");
     }
@@ -122,23 +107,30 @@ final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private MultiRowSql.Sql insertVisits(List<Visit> rows) {
         List<Object[]> values = new ArrayList<>(rows.size());
         for (Visit v : rows) {
-            values.add(new Object[] {
-                v.id(),
-                v.code(),
-                LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
-                v.clientId(),
-                v.ip(),
-                v.userAgent(),
-                v.referer(),
-                v.country(),
-                v.city(),
-                v.browser(),
-                v.browserVersion(),
-                v.os(),
-                v.deviceClass(),
-                v.bot()
-            });
+            values.add(values(v, v.id(), v.code()));
         }
         return sql.multiRow(INSERT_VISITS, values, "");
+    }
+
+    /** A row's values in the order of both INSERTs: its {@code key} columns, then those every raw row has. */
+    private static Object[] values(Visit v, Object... key) {
+        Visitor who = v.visitor();
+        Object[] common = {
+            LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
+            v.clientId(),
+            who.ip(),
+            who.userAgent(),
+            who.referer(),
+            who.country(),
+            who.city(),
+            who.browser(),
+            who.browserVersion(),
+            who.os(),
+            who.deviceClass(),
+            who.bot()
+        };
+        Object[] row = Arrays.copyOf(key, key.length + common.length);
+        System.arraycopy(common, 0, row, key.length, common.length);
+        return row;
     }
 }

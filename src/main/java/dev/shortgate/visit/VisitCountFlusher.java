@@ -2,20 +2,16 @@ package dev.shortgate.visit;
 
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.shortgate.system.Causes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -23,17 +19,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
  * Writes what the {@link VisitTally} and {@link UniqueVisitors} gathered: every {@code counts-flush-interval} it
- * drains the tally, classifies each distinct entry on a worker thread (Yauaa for the user agent, GeoIP2 for the
- * network, both cached), and upserts the deltas per link and day ({@code link_stats}) and per dimension and label
- * ({@code visit_dim_stats}) in one transaction tagged with a flush id. Every {@code sketch-flush-interval} it
- * writes the changed unique-visitor sketches.
+ * drains the tally, has the {@link CountClassifier} classify and sum the entries on a worker thread, and upserts the
+ * deltas per link and day ({@code link_stats}) and per dimension and label ({@code visit_dim_stats}) in one
+ * transaction tagged with a flush id. Every {@code sketch-flush-interval} it writes the changed unique-visitor
+ * sketches. This class owns the schedule, the retries and the shutdown flush; what a flush adds is the
+ * classifier's.
  *
  * <p>A flush that fails is retried with capped backoff until it is written, with the same flush id and the same
  * deltas, while new visits gather in the tally for the next flush: nothing is dropped during an outage, and a
@@ -82,37 +78,8 @@ final class VisitCountFlusher {
     /** Visits (bots included) and bot visits of a link, UTC day, dimension and label. */
     record DimCount(String code, LocalDate day, Dimension dimension, String label, long visits, long botVisits) {}
 
-    private record DayKey(String code, long epochDay) implements Comparable<DayKey> {
-        @Override
-        public int compareTo(DayKey o) {
-            int c = code.compareTo(o.code);
-            return c != 0 ? c : Long.compare(epochDay, o.epochDay);
-        }
-    }
-
-    private record DimKey(String code, long epochDay, Dimension dimension, String label) implements Comparable<DimKey> {
-        @Override
-        public int compareTo(DimKey o) {
-            int c = code.compareTo(o.code); // the table's key order, so concurrent pods lock rows in one order
-            if (c == 0) {
-                c = Long.compare(epochDay, o.epochDay);
-            }
-            if (c == 0) {
-                c = dimension.compareTo(o.dimension);
-            }
-            return c != 0 ? c : label.compareTo(o.label);
-        }
-    }
-
-    /** The labels this pod kept for one link and day, per dimension (one map entry per link and day). */
-    private static final class KeptLabels {
-        @SuppressWarnings("unchecked")
-        final Set<String>[] byDimension = new Set[Dimension.values().length];
-    }
-
     private final VisitTally tally;
     private final UniqueVisitors sketches;
-    private final VisitEnricher enricher;
     private final CountWriter writer;
     private final VisitProperties properties;
     private final Clock clock;
@@ -120,10 +87,7 @@ final class VisitCountFlusher {
     private final Scheduler workers;
     private final byte[] writerId = new byte[8];
     private final AtomicLong seq = new AtomicLong();
-    private final Cache<String, Boolean> botByAgent =
-            Caffeine.newBuilder().maximumSize(10_000).build();
-    private final Map<DayKey, KeptLabels> labels = new HashMap<>();
-    private long labelsDay = Long.MIN_VALUE;
+    private final CountClassifier classifier;
     private long lastSketchFlush;
 
     private final Counter flushed;
@@ -132,9 +96,7 @@ final class VisitCountFlusher {
     private final Counter retries;
     private final Timer flushes;
 
-    private volatile boolean running;
-    private Disposable next;
-    private Mono<Void> inFlight = Mono.empty();
+    private final CountFlushSchedule schedule;
 
     VisitCountFlusher(
             VisitTally tally,
@@ -148,12 +110,14 @@ final class VisitCountFlusher {
             MeterRegistry registry) {
         this.tally = tally;
         this.sketches = sketches;
-        this.enricher = enricher;
         this.writer = writer;
         this.properties = properties;
         this.clock = clock;
         this.timer = timer;
         this.workers = workers;
+        this.classifier = new CountClassifier(enricher, properties.maxLabels(), clock);
+        this.schedule =
+                new CountFlushSchedule(this::scheduled, () -> cycle(true), properties.countsFlushInterval(), timer);
         new SecureRandom().nextBytes(writerId);
         Gauge.builder("shortgate.visits.counts.pending", tally, VisitTally::pending)
                 .description("Visits counted in memory and not yet written to the aggregates")
@@ -180,74 +144,39 @@ final class VisitCountFlusher {
                 .register(registry);
     }
 
-    /**
-     * Whether a visit with this agent is a bot, without parsing it on the caller's thread: the flusher's
-     * classification of the agent when it has seen it, else what the agent looks like.
-     */
+    /** Whether a visit with this agent is a bot, without parsing it here ({@link CountClassifier#isBot}). */
     boolean isBot(String agent) {
-        Boolean known = agent == null ? null : botByAgent.getIfPresent(agent);
-        return known != null ? known : UserAgentParser.looksLikeBot(agent);
+        return classifier.isBot(agent);
     }
 
     synchronized void start() {
-        if (running) {
-            return;
-        }
-        running = true;
-        lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
-        schedule();
-    }
-
-    private synchronized void schedule() {
-        if (running) {
-            next = timer.schedule(this::tick, properties.countsFlushInterval().toNanos(), TimeUnit.NANOSECONDS);
+        if (!schedule.isRunning()) {
+            lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
+            schedule.start();
         }
     }
 
-    private synchronized void tick() {
-        if (!running) {
-            return;
-        }
-        boolean sketchesDue = timer.now(TimeUnit.NANOSECONDS) - lastSketchFlush
-                >= properties.sketchFlushInterval().toNanos();
-        Mono<Void> cycle = cycle(sketchesDue).doFinally(signal -> schedule()).cache();
-        inFlight = cycle.onErrorResume(e -> Mono.empty());
-        cycle.subscribe(null, error -> log.error("Count flush failed unexpectedly", error));
+    /** A scheduled flush: the counts, and the sketches once {@code sketch-flush-interval} has passed. */
+    private Mono<Void> scheduled() {
+        return cycle(timer.now(TimeUnit.NANOSECONDS) - lastSketchFlush
+                >= properties.sketchFlushInterval().toNanos());
     }
 
     /**
      * Stops flushing on the timer, waits for a flush in progress, then writes everything left (counts and
-     * sketches). Completes when written, or when {@code shutdown-flush-timeout} has passed, counting what is left.
+     * sketches). Completes when written, or when {@code limit} has passed, counting what is left.
      */
-    Mono<Void> stop() {
-        return stop(properties.shutdownFlushTimeout());
-    }
-
-    /** {@link #stop()} within {@code limit}. */
-    Mono<Void> stop(java.time.Duration limit) {
-        Mono<Void> previous;
-        synchronized (this) {
-            if (!running) {
-                return Mono.empty();
-            }
-            running = false;
-            if (next != null) {
-                next.dispose();
-            }
-            previous = inFlight;
-        }
-        return previous.then(Mono.defer(() -> cycle(true)))
-                .timeout(limit, timer)
-                .onErrorResume(error -> {
-                    long left = tally.pending();
-                    droppedShutdown.increment(left);
-                    log.error(
-                            "Shutdown gave up writing the counts of {} visits after {}: {}",
-                            left,
-                            limit,
-                            Causes.root(error).toString());
-                    return Mono.empty();
-                });
+    Mono<Void> stop(Duration limit) {
+        return schedule.stop().timeout(limit, timer).onErrorResume(error -> {
+            long left = tally.pending();
+            droppedShutdown.increment(left);
+            log.error(
+                    "Shutdown gave up writing the counts of {} visits after {}: {}",
+                    left,
+                    limit,
+                    Causes.root(error).toString());
+            return Mono.empty();
+        });
     }
 
     /** One flush of the counts, then the sketches when due (or always on the last one). */
@@ -258,12 +187,9 @@ final class VisitCountFlusher {
         }
         return counts.then(Mono.defer(() -> {
             lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
-            List<UniqueVisitors.Row> rows = sketches.changed(today());
-            List<List<UniqueVisitors.Row>> chunks = new ArrayList<>();
-            for (int from = 0; from < rows.size(); from += SKETCHES_PER_TRANSACTION) {
-                chunks.add(rows.subList(from, Math.min(rows.size(), from + SKETCHES_PER_TRANSACTION)));
-            }
-            return Flux.fromIterable(chunks)
+            long today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
+            return Flux.fromIterable(sketches.changed(today))
+                    .buffer(SKETCHES_PER_TRANSACTION)
                     .concatMap(chunk -> written(writer.writeSketches(chunk)).onErrorResume(error -> {
                         log.error(
                                 "Could not write {} unique-visitor sketches: {}",
@@ -309,7 +235,7 @@ final class VisitCountFlusher {
     private Mono<Void> flushChunk(List<VisitTally.Count> counts) {
         long start = System.nanoTime();
         long id = seq.incrementAndGet();
-        return Mono.fromCallable(() -> flush(id, counts))
+        return Mono.fromCallable(() -> classifier.flush(writerId, id, counts))
                 .subscribeOn(workers)
                 .flatMap(flush -> written(writer.write(flush)).thenReturn(flush))
                 .doOnNext(flush -> {
@@ -341,105 +267,6 @@ final class VisitCountFlusher {
         });
     }
 
-    /** Classifies the drained entries and sums them per link and day, and per dimension and label. */
-    Flush flush(long id, List<VisitTally.Count> counts) {
-        long today = today();
-        if (today != labelsDay) {
-            labels.keySet().removeIf(key -> key.epochDay() < today - 1);
-            labelsDay = today;
-        }
-        Map<DayKey, long[]> days = new TreeMap<>();
-        Map<DimKey, long[]> dims = new TreeMap<>();
-        Map<DayKey, long[]> orphans = new TreeMap<>(); // keyed by the type's tally key and the day
-        List<VisitTally.Count> biggestFirst = new ArrayList<>(counts);
-        biggestFirst.sort((a, b) -> Long.compare(b.visits(), a.visits())); // the busiest labels get the free slots
-        for (VisitTally.Count count : biggestFirst) {
-            VisitTally.Facts facts = count.facts();
-            long n = count.visits();
-            boolean bot;
-            String[] values = new String[Dimension.values().length];
-            if (OrphanVisitType.ofTallyKey(facts.code()) != null) { // a day's and type's count, no dimensions
-                bot = facts.kind() == VisitTally.Facts.DISTINCT
-                        ? enricher.agent(facts.agent()).bot()
-                        : facts.kind() == VisitTally.Facts.OTHER_BOT;
-                add(orphans.computeIfAbsent(new DayKey(facts.code(), facts.epochDay()), k -> new long[2]), n, bot);
-                continue;
-            }
-            if (facts.kind() == VisitTally.Facts.DISTINCT) {
-                UserAgentParser.Parsed agent = enricher.agent(facts.agent());
-                bot = agent.bot();
-                if (facts.agent() != null) {
-                    botByAgent.put(facts.agent(), bot);
-                }
-                values[Dimension.COUNTRY.ordinal()] =
-                        enricher.country(count.address() != null ? count.address() : facts.network());
-                values[Dimension.BROWSER.ordinal()] = agent.browser();
-                values[Dimension.OS.ordinal()] = agent.os();
-                values[Dimension.DEVICE_CLASS.ordinal()] = agent.deviceClass();
-                values[Dimension.REFERRER_HOST.ordinal()] = facts.refererHost();
-            } else {
-                bot = facts.kind() == VisitTally.Facts.OTHER_BOT;
-                java.util.Arrays.fill(values, Dimension.OTHER);
-            }
-            DayKey dayKey = new DayKey(facts.code(), facts.epochDay());
-            add(days.computeIfAbsent(dayKey, k -> new long[2]), n, bot);
-            KeptLabels kept = null;
-            for (Dimension dimension : Dimension.values()) {
-                String value = values[dimension.ordinal()];
-                if (value != null) {
-                    if (kept == null) {
-                        kept = labels.computeIfAbsent(dayKey, k -> new KeptLabels());
-                    }
-                    String label = admit(kept, dimension, value);
-                    add(
-                            dims.computeIfAbsent(
-                                    new DimKey(facts.code(), facts.epochDay(), dimension, label), k -> new long[2]),
-                            n,
-                            bot);
-                }
-            }
-        }
-        List<DayCount> dayCounts = new ArrayList<>(days.size());
-        days.forEach((k, v) -> dayCounts.add(new DayCount(k.code(), LocalDate.ofEpochDay(k.epochDay()), v[0], v[1])));
-        List<DimCount> dimCounts = new ArrayList<>(dims.size());
-        dims.forEach((k, v) -> dimCounts.add(
-                new DimCount(k.code(), LocalDate.ofEpochDay(k.epochDay()), k.dimension(), k.label(), v[0], v[1])));
-        List<OrphanCount> orphanCounts = new ArrayList<>(orphans.size());
-        orphans.forEach((k, v) -> orphanCounts.add(
-                new OrphanCount(LocalDate.ofEpochDay(k.epochDay()), OrphanVisitType.ofTallyKey(k.code()), v[0], v[1])));
-        orphanCounts.sort(java.util.Comparator.comparing(OrphanCount::day).thenComparing(c -> c.type().id));
-        return new Flush(writerId, id, dayCounts, dimCounts, orphanCounts);
-    }
-
-    private static void add(long[] count, long n, boolean bot) {
-        count[0] += n;
-        if (bot) {
-            count[1] += n;
-        }
-    }
-
-    /** The label itself while this pod has kept fewer than {@code max-labels} for the link, day and dimension. */
-    private String admit(KeptLabels labelsOfDay, Dimension dimension, String value) {
-        String label = value.length() > 255 ? value.substring(0, 255) : value;
-        Set<String> kept = labelsOfDay.byDimension[dimension.ordinal()];
-        if (kept == null) {
-            kept = new HashSet<>(4);
-            labelsOfDay.byDimension[dimension.ordinal()] = kept;
-        }
-        if (kept.contains(label) || Dimension.OTHER.equals(label)) {
-            return label;
-        }
-        if (kept.size() >= properties.maxLabels()) {
-            return Dimension.OTHER;
-        }
-        kept.add(label);
-        return label;
-    }
-
-    private long today() {
-        return LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
-    }
-
     /** This pod's writer id (flush ids are this and a sequence number). */
     byte[] writerId() {
         return writerId.clone();
@@ -447,8 +274,6 @@ final class VisitCountFlusher {
 
     /** Completes once no flush is in progress (for tests). */
     Mono<Void> idle() {
-        synchronized (this) {
-            return inFlight;
-        }
+        return schedule.idle();
     }
 }

@@ -60,11 +60,7 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                 ROWS_PER_STATEMENT,
                 rows -> sql.multiRow(
                         "INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
-                        rows.stream()
-                                .map(d -> new Object[] {
-                                    d.code(), d.day(), d.dimension().id, d.label(), d.visits(), d.botVisits()
-                                })
-                                .toList(),
+                        dimValues(rows),
                         ADD),
                 deltas);
         chunks(
@@ -72,11 +68,7 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                 ROWS_PER_STATEMENT,
                 rows -> sql.multiRow(
                         "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
-                        rows.stream()
-                                .map(d -> new Object[] {
-                                    d.code(), d.day(), d.dimension().id, d.label(), d.visits(), d.botVisits()
-                                })
-                                .toList(),
+                        dimValues(rows),
                         ADD),
                 deltas);
         chunks(
@@ -148,6 +140,13 @@ final class VisitCountWriter implements VisitCountFlusher.CountWriter {
         sums.forEach((k, v) ->
                 months.add(new VisitCountFlusher.DimCount(k.code(), k.month(), k.dimension(), k.label(), v[0], v[1])));
         return months;
+    }
+
+    /** The values of dimension rows, in the column order of both dimension tables. */
+    private static List<Object[]> dimValues(List<VisitCountFlusher.DimCount> rows) {
+        return rows.stream()
+                .map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(), d.botVisits()})
+                .toList();
     }
 
     private static <T> void chunks(

@@ -60,16 +60,17 @@ final class VisitEnricher {
                 raw.code(),
                 raw.at(),
                 clientId(mac, ip, raw.userAgent()),
-                storedIp,
-                raw.userAgent(),
-                raw.referer(),
-                location.country(),
-                location.city(),
-                agent.browser(),
-                agent.browserVersion(),
-                agent.os(),
-                agent.deviceClass(),
-                agent.bot());
+                new Visitor(
+                        storedIp,
+                        raw.userAgent(),
+                        raw.referer(),
+                        location.country(),
+                        location.city(),
+                        agent.browser(),
+                        agent.browserVersion(),
+                        agent.os(),
+                        agent.deviceClass(),
+                        agent.bot()));
     }
 
     /**

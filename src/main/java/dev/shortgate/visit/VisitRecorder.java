@@ -3,31 +3,17 @@ package dev.shortgate.visit;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 import dev.shortgate.security.ClientIpResolver;
-import dev.shortgate.system.Causes;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.reactive.function.server.ServerRequest;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.SignalType;
-import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
 /**
@@ -39,12 +25,9 @@ import reactor.core.scheduler.Scheduler;
  * what its dimensions follow from) and in its {@link UniqueVisitors} sketch; the {@link VisitCountFlusher} writes
  * the deltas every {@code counts-flush-interval}. Memory follows the active links, not the traffic.
  *
- * <p><b>Raw rows shed load.</b> The visit's raw row is offered to a bounded buffer: at most {@code buffer-capacity}
- * are held at once, counting those queued, waiting in a batch and being written. A row that finds the buffer full
- * is dropped and counted ({@code shortgate.visits.dropped{reason="buffer_full"}}). The buffer drains into batches of
- * up to {@code batch-size} rows or {@code flush-interval} of waiting ({@code bufferTimeout}); {@code
- * write-concurrency} batches are written at a time. A failed batch keeps its place in the buffer and is retried
- * with capped backoff until it is written (a database outage fills the buffer and sheds new rows, never memory).
+ * <p><b>Raw rows shed load.</b> The visit's raw row is offered to the {@link RawVisitBuffer}: bounded at
+ * {@code buffer-capacity} rows, written in batches, retried until written; a row that finds it full is dropped and
+ * counted.
  *
  * <p>As a {@link SmartLifecycle} it starts before the web server and stops after it: on shutdown the server first
  * finishes its requests (graceful shutdown); then recording closes, waiting for visits being recorded at that
@@ -58,51 +41,23 @@ public final class VisitRecorder implements SmartLifecycle {
     /** After the web server has stopped (it stops at {@link WebServerApplicationContext#START_STOP_LIFECYCLE_PHASE}). */
     static final int PHASE = WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE - 1024;
 
-    private static final long SECONDS_PER_DAY = 86_400;
-
     /** How long recording must see no visit before shutdown closes it. */
     static final Duration QUIET = Duration.ofMillis(100);
 
-    /** Writes one batch of raw rows, or fails; retries and counting are the recorder's. */
+    /** Writes one batch of raw rows, or fails; retries and counting are the {@link RawVisitBuffer}'s. */
     @FunctionalInterface
     interface BatchWriter {
         Mono<Void> write(List<RawVisit> batch);
     }
 
     private final VisitProperties properties;
-    private final ClientIpResolver clientIps;
-    private final VisitId ids;
-    private final BatchWriter writer;
     private final VisitTally tally;
-    private final UniqueVisitors uniques;
     private final VisitCountFlusher counts;
-    private final Clock clock;
     private final Scheduler timer;
+    private final RawVisitBuffer buffer;
+    private final VisitIntake intake;
 
-    private final AtomicInteger held = new AtomicInteger();
-    /**
-     * Visits being recorded right now; shutdown waits for them before closing the buffer. Striped, since every event
-     * loop changes it; a visit raises it before it reads {@code accepting}, so once shutdown has cleared
-     * {@code accepting} and then seen a sum of 0, no visit can still reach the buffer.
-     */
-    private final LongAdder recording = new LongAdder();
-
-    private final Counter counted;
-    private final Counter orphansCounted;
-    private final Counter written;
-    private final Counter droppedBufferFull;
-    private final Counter droppedWriteFailed;
-    private final Counter droppedShutdown;
-    private final Counter rejectedUnreadable;
-    private final Counter retries;
-    private final DistributionSummary batchSizes;
-    private final Timer flushes;
-
-    private volatile FluxSink<RawVisit> sink;
-    private volatile boolean accepting;
     private volatile boolean running;
-    private Disposable pipeline;
-    private final Sinks.Empty<Void> drained = Sinks.empty();
 
     VisitRecorder(
             VisitProperties properties,
@@ -116,48 +71,11 @@ public final class VisitRecorder implements SmartLifecycle {
             Scheduler timer,
             MeterRegistry registry) {
         this.properties = properties;
-        this.clientIps = clientIps;
-        this.ids = ids;
-        this.writer = writer;
         this.tally = tally;
-        this.uniques = uniques;
         this.counts = counts;
-        this.clock = clock;
         this.timer = timer;
-        Gauge.builder("shortgate.visits.buffered", held, AtomicInteger::get)
-                .description("Raw visit rows held in memory: queued, batched or being written")
-                .register(registry);
-        this.counted = Counter.builder("shortgate.visits.counted")
-                .description("Visits counted (every redirect answered to a GET, bots included)")
-                .register(registry);
-        this.orphansCounted = Counter.builder("shortgate.visits.orphans.counted")
-                .description("Orphan visits counted (GETs on the traffic port that reached no link, bots included)")
-                .register(registry);
-        this.written = Counter.builder("shortgate.visits.written")
-                .description("Raw visit rows written to the database")
-                .register(registry);
-        this.droppedBufferFull = dropped(registry, "buffer_full");
-        this.droppedWriteFailed = dropped(registry, "write_failed");
-        this.droppedShutdown = dropped(registry, "shutdown");
-        this.rejectedUnreadable = dropped(registry, "unreadable");
-        this.retries = Counter.builder("shortgate.visits.write.retries")
-                .tag("path", "raw")
-                .description("Visit writes tried again after a failure or a timeout")
-                .register(registry);
-        this.batchSizes = DistributionSummary.builder("shortgate.visits.batch.size")
-                .description("Raw visit rows per written batch")
-                .register(registry);
-        this.flushes = Timer.builder("shortgate.visits.flush")
-                .description("Time to write one batch of raw visit rows, retries included")
-                .register(registry);
-    }
-
-    private static Counter dropped(MeterRegistry registry, String reason) {
-        return Counter.builder("shortgate.visits.dropped")
-                .tag("reason", reason)
-                .description("Raw visit rows not written: buffer full, rejected by the database, still held at "
-                        + "shutdown, or a request whose facts could not be read")
-                .register(registry);
+        this.buffer = new RawVisitBuffer(properties, writer, timer, registry);
+        this.intake = new VisitIntake(properties, clientIps, ids, tally, uniques, counts, buffer, clock, registry);
     }
 
     /**
@@ -165,23 +83,7 @@ public final class VisitRecorder implements SmartLifecycle {
      * Call it for GET only: HEAD requests are not visits.
      */
     public void record(ServerRequest request, String code) {
-        if (!properties.enabled()) {
-            return;
-        }
-        InetAddress ip;
-        String agent;
-        String referer;
-        try {
-            HttpHeaders headers = request.headers().asHttpHeaders();
-            ip = clientIps.resolve(request);
-            agent = headers.getFirst(HttpHeaders.USER_AGENT);
-            referer = headers.getFirst(HttpHeaders.REFERER);
-        } catch (RuntimeException e) {
-            rejectedUnreadable.increment();
-            log.debug("Could not read a visit's facts: {}", e.toString());
-            return;
-        }
-        record(code, ip, agent, referer);
+        intake.take(request, code);
     }
 
     /**
@@ -191,35 +93,7 @@ public final class VisitRecorder implements SmartLifecycle {
      * never blocks and never throws. Call it for GET only, once the redirect is decided.
      */
     public void record(String code, InetAddress clientIp, String userAgent, String referer) {
-        if (!properties.enabled()) {
-            return;
-        }
-        recording.increment();
-        try {
-            if (!accepting) {
-                droppedShutdown.increment();
-                return;
-            }
-            Instant at = clock.instant();
-            long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
-            String agent = truncate(userAgent, properties.userAgentMaxLength());
-            String ref = truncate(referer, properties.refererMaxLength());
-            tally.add(
-                    code,
-                    day,
-                    agent,
-                    clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
-                    VisitTally.refererHost(ref),
-                    clientIp);
-            uniques.add(code, day, clientIp, agent, counts.isBot(agent));
-            counted.increment();
-            offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref));
-        } catch (RuntimeException e) {
-            rejectedUnreadable.increment();
-            log.debug("Could not take a visit: {}", e.toString());
-        } finally {
-            recording.decrement();
-        }
+        intake.take(code, clientIp, userAgent, referer);
     }
 
     /**
@@ -239,56 +113,17 @@ public final class VisitRecorder implements SmartLifecycle {
             InetAddress clientIp,
             String userAgent,
             String referer) {
-        if (!properties.enabled()) {
-            return;
-        }
-        recording.increment();
-        try {
-            if (!accepting) {
-                droppedShutdown.increment();
-                return;
-            }
-            Instant at = clock.instant();
-            long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
-            String agent = truncate(userAgent, properties.userAgentMaxLength());
-            tally.add(type.tallyKey, day, agent, null, null, null);
-            orphansCounted.increment();
-            offer(new RawVisit(
-                    ids.next(at),
-                    path,
-                    at,
-                    clientIp,
-                    agent,
-                    truncate(referer, properties.refererMaxLength()),
-                    type,
-                    rawQuery));
-        } catch (RuntimeException e) {
-            rejectedUnreadable.increment();
-            log.debug("Could not take an orphan visit: {}", e.toString());
-        } finally {
-            recording.decrement();
-        }
+        intake.takeOrphan(type, path, rawQuery, clientIp, userAgent, referer);
     }
 
     /** Puts a raw row in the buffer; {@code false} (and a counted drop) when the buffer is full or closed. */
     boolean offer(RawVisit visit) {
-        FluxSink<RawVisit> target = sink;
-        if (!accepting || target == null) {
-            droppedShutdown.increment();
-            return false;
-        }
-        if (held.incrementAndGet() > properties.bufferCapacity()) {
-            held.decrementAndGet();
-            droppedBufferFull.increment();
-            return false;
-        }
-        target.next(visit);
-        return true;
+        return buffer.offer(visit);
     }
 
     /** Raw rows held now: queued, batched or being written. */
     int held() {
-        return held.get();
+        return buffer.held();
     }
 
     /** Batches of at most {@code maxSize} items, each emitted when full or {@code maxTime} after its first item. */
@@ -301,53 +136,10 @@ public final class VisitRecorder implements SmartLifecycle {
         if (running || !properties.enabled()) {
             return;
         }
-        // Flux.create's sink is safe for many producers at once (every event loop calls record); the capacity is
-        // enforced by `held`, so its own queue never holds more than buffer-capacity visits.
-        Flux<RawVisit> source = Flux.create(created -> sink = created, FluxSink.OverflowStrategy.BUFFER);
-        pipeline = batches(source, properties.batchSize(), properties.flushInterval(), timer)
-                .flatMap(this::write, properties.writeConcurrency())
-                .subscribe(
-                        null,
-                        error -> {
-                            log.error("Visit pipeline stopped on an unexpected error", error);
-                            drained.tryEmitEmpty();
-                        },
-                        drained::tryEmitEmpty);
+        buffer.start();
         counts.start();
-        accepting = true;
+        intake.open();
         running = true;
-    }
-
-    private Mono<Void> write(List<RawVisit> batch) {
-        int size = batch.size();
-        long start = System.nanoTime();
-        return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
-                    retries.increment();
-                    log.warn(
-                            "Writing {} visits failed (attempt {}); retrying: {}",
-                            size,
-                            signal.totalRetries() + 1,
-                            Causes.root(signal.failure()).toString());
-                })
-                .then(Mono.fromRunnable(() -> {
-                    written.increment(size);
-                    batchSizes.record(size);
-                }))
-                .onErrorResume(error -> {
-                    droppedWriteFailed.increment(size);
-                    log.error(
-                            "Dropped {} visits: the database rejected them: {}",
-                            size,
-                            Causes.root(error).toString());
-                    return Mono.empty();
-                })
-                .doFinally(signal -> {
-                    flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                    if (signal != SignalType.CANCEL) {
-                        held.addAndGet(-size); // a cancelled batch was counted as a shutdown drop already
-                    }
-                })
-                .then();
     }
 
     @Override
@@ -375,17 +167,7 @@ public final class VisitRecorder implements SmartLifecycle {
         settled(half)
                 .then(Mono.defer(() -> {
                     close();
-                    Mono<Void> raw = drained.asMono().timeout(half, timer).onErrorResume(timeout -> {
-                        int left = held.getAndSet(0);
-                        droppedShutdown.increment(left);
-                        log.error(
-                                "Shutdown flush timed out after {}; dropped {} visits still held",
-                                properties.shutdownFlushTimeout(),
-                                left);
-                        pipeline.dispose();
-                        return Mono.empty();
-                    });
-                    return Mono.when(raw, counts.stop(half));
+                    return Mono.when(buffer.drain(half), counts.stop(half));
                 }))
                 .doFinally(signal -> callback.run())
                 .subscribe();
@@ -399,9 +181,9 @@ public final class VisitRecorder implements SmartLifecycle {
         return Mono.defer(() -> {
                     double[] last = {-1};
                     return Flux.interval(QUIET, timer)
-                            .map(tick -> counted.count() + orphansCounted.count() + rejectedUnreadable.count())
+                            .map(tick -> intake.seen())
                             .takeUntil(seen -> {
-                                boolean settled = seen == last[0] && held.get() == 0 && tally.pending() == 0;
+                                boolean settled = seen == last[0] && buffer.held() == 0 && tally.pending() == 0;
                                 last[0] = seen;
                                 return settled;
                             })
@@ -413,15 +195,8 @@ public final class VisitRecorder implements SmartLifecycle {
 
     /** Stops taking visits, and waits for those being recorded at this instant to reach the buffer and the tally. */
     private void close() {
-        accepting = false;
-        // A visit that saw `accepting` true has already raised `recording`: wait for it, so closing the buffer
-        // cannot race its last row.
-        long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-        while (recording.sum() > 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        log.info("Flushing {} buffered visits and the counts of {} before shutdown", held.get(), tally.pending());
-        sink.complete();
+        intake.close();
+        log.info("Flushing {} buffered visits and the counts of {} before shutdown", buffer.held(), tally.pending());
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.shortgate.link.Link;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.Problem;
@@ -96,35 +97,15 @@ class VisitStatsController {
     /** One page of visits; {@code nextCursor} is null on the last page. */
     record VisitPage(List<VisitView> visits, String nextCursor) {}
 
-    /** A visit as the API shows it: the id in its 16-character form; the client id stays internal. */
+    /**
+     * A visit as the API shows it: the id in its 16-character form, then the {@link Visitor} fields; the client id
+     * stays internal.
+     */
     record VisitView(
-            String id,
-            Instant visitedAt,
-            String ip,
-            String userAgent,
-            String referer,
-            String country,
-            String city,
-            String browser,
-            String browserVersion,
-            String os,
-            String deviceClass,
-            boolean bot) {
+            String id, Instant visitedAt, @JsonUnwrapped Visitor visitor) {
 
         static VisitView of(Visit v) {
-            return new VisitView(
-                    VisitId.toText(v.id()),
-                    v.visitedAt(),
-                    v.ip(),
-                    v.userAgent(),
-                    v.referer(),
-                    v.country(),
-                    v.city(),
-                    v.browser(),
-                    v.browserVersion(),
-                    v.os(),
-                    v.deviceClass(),
-                    v.bot());
+            return new VisitView(VisitId.toText(v.id()), v.visitedAt(), v.visitor());
         }
     }
 

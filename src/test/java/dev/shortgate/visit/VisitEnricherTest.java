@@ -39,10 +39,10 @@ class VisitEnricherTest {
                 KEY);
 
         assertThat(rows).hasSize(2);
-        assertThat(rows.get(0).browser()).isNull();
-        assertThat(rows.get(0).bot()).isFalse();
-        assertThat(rows.get(0).ip()).isEqualTo("81.2.69.0");
-        assertThat(rows.get(1).bot())
+        assertThat(rows.get(0).visitor().browser()).isNull();
+        assertThat(rows.get(0).visitor().bot()).isFalse();
+        assertThat(rows.get(0).visitor().ip()).isEqualTo("81.2.69.0");
+        assertThat(rows.get(1).visitor().bot())
                 .as("link-preview agents are known without the parser")
                 .isTrue();
     }
