@@ -191,6 +191,14 @@ def record(args):
         if answered:
             # where the redirects were answered from (requests that joined a lookup count under its tier)
             result["tier_share"] = {t: round(n / sum(answered.values()), 4) for t, n in answered.items()}
+        made = delta(before, after, "shortgate_links_creations_total", kind="generated")
+        if made is not None and requests:
+            # single creates: the share of requests that made a link (201) rather than found one (200)
+            result["created_ratio"] = round(made / requests, 4)
+        groups = delta(before, after, "shortgate_links_create_group_size_creates_count")
+        grouped = delta(before, after, "shortgate_links_create_group_size_creates_sum")
+        if groups and grouped is not None:
+            result["create_group_mean"] = round(grouped / groups, 1)
         fast = delta(before, after, "shortgate_redirect_fast_total")
         if fast is not None and requests:
             result["fast_path_share"] = round(fast / requests, 4)
@@ -428,6 +436,10 @@ def report(args):
                 n.append(f"goal >= 5,000 links/s: {'met' if r['rps'] >= 5000 else 'missed'}")
         elif r["scenario"].startswith("shorten"):
             n.append("single creates")
+            if r.get("created_ratio") is not None:
+                n.append(f"{r['created_ratio']:.0%} made a link")
+            if r.get("create_group_mean") is not None:
+                n.append(f"{r['create_group_mean']} per group")
             if r.get("rps"):
                 n.append(f"goal >= 1,500/s: {'met' if r['rps'] >= 1500 else 'missed'}")
         if r["scenario"] == "sustained":

@@ -26,7 +26,8 @@ SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,
 STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
 STATS_CONNECTIONS=${STATS_CONNECTIONS:-2}  # stats: wrk connections (latency of the API, not its throughput)
 RATE=${RATE:-10000}                # sustained: offered load, requests per second (paced, not as fast as possible)
-BATCH_CALLS=${BATCH_CALLS:-20}     # shorten-batch: this many batch calls of 1000 links
+BATCH_CALLS=${BATCH_CALLS:-40}     # shorten-batch: this many batch calls of 1000 links
+BATCH_WARMUP_CALLS=${BATCH_WARMUP_CALLS:-40} # shorten-batch: calls made first, not timed (the JIT's batch paths)
 STRATEGIES=${STRATEGIES:-hash,sequence,pool} # shorten: the code strategies measured, one app each
 HEAP_LINKS=${HEAP_LINKS:-1000000}  # heap: links put in the near cache
 HEAP_XMX=${HEAP_XMX:-2g}
@@ -475,6 +476,11 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
       WARMUP="$SHORTEN_WARMUP" RUN_TAG="$RUN_ID-single-$strategy" \
         measure "shorten-$strategy" shorten.lua "$APP_URL" "$APP_PID"
       # batch creates: BATCH_CALLS calls of 1000 new links, 2 at a time
+      if [ "$BATCH_WARMUP_CALLS" -gt 0 ]; then
+        log "shorten-batch-$strategy: warm-up, $BATCH_WARMUP_CALLS batch calls of 1000 links (not timed)"
+        timeout 1800 python3 "$BENCH_DIR/bench.py" seed --port "$APP_PORT" --count $(( BATCH_WARMUP_CALLS * 1000 )) \
+          --concurrency 2 --tag "$RUN_ID-batch-warmup-$strategy" >/dev/null || die "batch warm-up failed"
+      fi
       log "shorten-batch-$strategy: $BATCH_CALLS batch calls of 1000 links, 2 in parallel"
       scrape "$RUN_DIR/shorten-batch-$strategy.prom-before.txt"
       before=$(cpu_ticks "$APP_PID")
