@@ -96,7 +96,8 @@ class GroupCreator {
                                 index -> {
                                     Prepared prepared = toMake.get(index);
                                     return codes.firstCandidate(prepared.link().url(), prepared.length())
-                                            .map(code -> Optional.of(LinkCreator.withCode(prepared.link(), code)))
+                                            .map(code ->
+                                                    Optional.of(prepared.link().withCode(code)))
                                             .onErrorResume(e -> Mono.just(Optional.empty()));
                                 },
                                 64)

@@ -36,6 +36,38 @@ public record Link(
     /** The syntax of every code, generated or chosen: the redirect path checks it before any lookup. */
     public static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
+    /** This link under another code (a candidate for a generated link). */
+    public Link withCode(String newCode) {
+        return new Link(
+                newCode,
+                url,
+                redirectStatus,
+                alias,
+                createdAt,
+                expiresAt,
+                maxVisits,
+                disabled,
+                forwardQuery,
+                apiKeyId,
+                deletedAt);
+    }
+
+    /** This link's tombstone: deleted at {@code when}. */
+    public Link tombstone(Instant when) {
+        return new Link(
+                code,
+                url,
+                redirectStatus,
+                alias,
+                createdAt,
+                expiresAt,
+                maxVisits,
+                disabled,
+                forwardQuery,
+                apiKeyId,
+                when);
+    }
+
     /** What a redirect should do with this link at a given moment, before counting visits. */
     public enum State {
         ACTIVE,

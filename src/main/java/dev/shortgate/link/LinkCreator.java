@@ -84,7 +84,7 @@ class LinkCreator {
      * code, already holds it; empty when another link holds the code.
      */
     private Mono<Created> claim(String code, Link wanted) {
-        Link candidate = withCode(wanted, code);
+        Link candidate = wanted.withCode(code);
         return links.insert(candidate)
                 .flatMap(inserted -> inserted
                         ? Mono.just(new Created(candidate, true))
@@ -125,20 +125,5 @@ class LinkCreator {
         }
         createdGenerated.increment(made.size());
         return changes.createdAll(made);
-    }
-
-    static Link withCode(Link link, String code) {
-        return new Link(
-                code,
-                link.url(),
-                link.redirectStatus(),
-                link.alias(),
-                link.createdAt(),
-                link.expiresAt(),
-                link.maxVisits(),
-                link.disabled(),
-                link.forwardQuery(),
-                link.apiKeyId(),
-                link.deletedAt());
     }
 }

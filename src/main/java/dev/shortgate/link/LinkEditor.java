@@ -99,18 +99,7 @@ class LinkEditor {
         Instant now = requests.now();
         return access.changeable(code, caller).flatMap(link -> links.markDeleted(code, now)
                 .flatMap(deleted -> deleted
-                        ? changes.changed(new Link(
-                                link.code(),
-                                link.url(),
-                                link.redirectStatus(),
-                                link.alias(),
-                                link.createdAt(),
-                                link.expiresAt(),
-                                link.maxVisits(),
-                                link.disabled(),
-                                link.forwardQuery(),
-                                link.apiKeyId(),
-                                now))
+                        ? changes.changed(link.tombstone(now))
                         : Mono.<Void>error(LinkAccess.notFoundProblem(code))));
     }
 

@@ -73,18 +73,6 @@ public record LinkPatch(
                 values.forwardQuery());
     }
 
-    /** A patch made by another API's controller (Shlink's), already validated there; the fields it names are set. */
-    public static LinkPatch of(
-            Set<String> present,
-            String url,
-            Instant expiresAt,
-            Long maxVisits,
-            Boolean disabled,
-            Integer redirectStatus,
-            Boolean forwardQuery) {
-        return new LinkPatch(present, url, expiresAt, maxVisits, disabled, redirectStatus, forwardQuery);
-    }
-
     boolean has(String field) {
         return present.contains(field);
     }

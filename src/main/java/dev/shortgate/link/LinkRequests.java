@@ -71,47 +71,36 @@ class LinkRequests {
                 request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
         boolean disabled = Boolean.TRUE.equals(request.disabled());
         boolean forwardQuery = Boolean.TRUE.equals(request.forwardQuery());
+        String alias = null;
+        int length;
         if (request.alias() != null) {
             if (request.length() != null) {
                 throw invalid("length", "Give either alias or length, not both.");
             }
-            String alias = checkAlias(request.alias());
-            return new Prepared(
-                    new Link(
-                            alias,
-                            url,
-                            status,
-                            true,
-                            now,
-                            expiresAt,
-                            request.maxVisits(),
-                            disabled,
-                            forwardQuery,
-                            caller.keyId(),
-                            null),
-                    alias.length());
+            alias = checkAlias(request.alias());
+            length = alias.length();
+        } else {
+            length = request.length() == null ? codegen.defaultLength() : request.length();
+            if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
+                throw Problem.INVALID_LENGTH
+                        .toException("length must be between " + CodeGenerator.MIN_LENGTH + " and "
+                                + CodeGenerator.MAX_LENGTH + ", got " + length + ".")
+                        .with("field", "length");
+            }
         }
-        int length = request.length() == null ? codegen.defaultLength() : request.length();
-        if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
-            throw Problem.INVALID_LENGTH
-                    .toException("length must be between " + CodeGenerator.MIN_LENGTH + " and "
-                            + CodeGenerator.MAX_LENGTH + ", got " + length + ".")
-                    .with("field", "length");
-        }
-        return new Prepared(
-                new Link(
-                        null,
-                        url,
-                        status,
-                        false,
-                        now,
-                        expiresAt,
-                        request.maxVisits(),
-                        disabled,
-                        forwardQuery,
-                        caller.keyId(),
-                        null),
-                length);
+        Link link = new Link(
+                alias,
+                url,
+                status,
+                alias != null,
+                now,
+                expiresAt,
+                request.maxVisits(),
+                disabled,
+                forwardQuery,
+                caller.keyId(),
+                null);
+        return new Prepared(link, length);
     }
 
     /** {@code url} checked and normalised by the URL policy. */

@@ -170,7 +170,8 @@ class ShortUrlController {
                 Boolean forward = fields.bool("forwardQuery");
                 forwardQuery = forward == null || forward;
             }
-            LinkPatch patch = LinkPatch.of(named, url, until, maxVisits, null, null, forwardQuery);
+            // validated here; the fields it names are set
+            LinkPatch patch = new LinkPatch(named, url, until, maxVisits, null, null, forwardQuery);
             Instant validSince = fields.validSince();
             List<String> tags = fields.has("tags") ? fields.tags() : null;
             String title = fields.text("title");

@@ -137,7 +137,7 @@ class CreateQueueTest {
     }
 
     private static ItemResult made(int index, Prepared prepared) {
-        return ItemResult.of(index, new Created(LinkCreator.withCode(prepared.link(), "c" + index), true));
+        return ItemResult.of(index, new Created(prepared.link().withCode("c" + index), true));
     }
 
     private static Prepared prepared(String url) {
