@@ -35,6 +35,9 @@ abstract class ConcurrentCreateChecks {
                 .with("shortgate.codegen.strategy", strategy)
                 .with("shortgate.codegen.pool.low-water", 500)
                 .with("shortgate.codegen.pool.high-water", 2000)
+                // these tests race creates and patches, not the API key's rate limit (shared through Redis)
+                .with("shortgate.security.rate-limit.api-capacity", 100_000)
+                .with("shortgate.security.rate-limit.api-refill", 100_000)
                 .count(2);
     }
 

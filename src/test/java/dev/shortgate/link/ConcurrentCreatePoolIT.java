@@ -3,7 +3,7 @@ package dev.shortgate.link;
 import dev.shortgate.support.Pods;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link ConcurrentCreateChecks} under The pool strategy, its pool in Redis (SPOP). */
+/** {@link ConcurrentCreateChecks} under the pool strategy, its pool in Redis (SPOP). */
 class ConcurrentCreatePoolIT extends ConcurrentCreateChecks {
 
     @RegisterExtension
