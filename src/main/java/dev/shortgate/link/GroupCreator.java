@@ -29,10 +29,12 @@ import reactor.core.publisher.Mono;
 class GroupCreator {
 
     private final LinkRepository links;
+    private final LinkWrites writes;
     private final LinkCreator creator;
 
-    GroupCreator(LinkRepository links, LinkCreator creator) {
+    GroupCreator(LinkRepository links, LinkWrites writes, LinkCreator creator) {
         this.links = links;
+        this.writes = writes;
         this.creator = creator;
     }
 
@@ -125,7 +127,7 @@ class GroupCreator {
         if (candidates.isEmpty()) {
             return Flux.empty();
         }
-        return links.insertAll(candidates)
+        return writes.insertAll(candidates)
                 .flatMap(inserted -> links.findByCodes(
                                 candidates.stream().map(Link::code).toList())
                         .map(held -> new Inserted(inserted, held)))

@@ -22,6 +22,7 @@ import reactor.core.publisher.Mono;
 class LinkCreator {
 
     private final LinkRepository links;
+    private final LinkWrites writes;
     private final LinkChanges changes;
     private final Counter createdGenerated;
     private final Counter createdAlias;
@@ -30,12 +31,14 @@ class LinkCreator {
 
     LinkCreator(
             LinkRepository links,
+            LinkWrites writes,
             CodegenSecret secret,
             CodegenProperties codegen,
             CodeStrategies strategies,
             LinkChanges changes,
             MeterRegistry registry) {
         this.links = links;
+        this.writes = writes;
         this.changes = changes;
         this.createdGenerated = Counter.builder("shortgate.links.creations")
                 .tag("kind", "generated")
@@ -85,7 +88,7 @@ class LinkCreator {
      */
     private Mono<Created> claim(String code, Link wanted) {
         Link candidate = wanted.withCode(code);
-        return links.insert(candidate)
+        return writes.insert(candidate)
                 .flatMap(inserted -> inserted
                         ? Mono.just(new Created(candidate, true))
                         : links.findByCode(code)
@@ -97,7 +100,7 @@ class LinkCreator {
     }
 
     private Mono<Created> createAlias(Link candidate) {
-        return links.insert(candidate)
+        return writes.insert(candidate)
                 .flatMap(inserted -> inserted
                         ? Mono.just(new Created(candidate, true))
                         : links.findByCode(candidate.code())

@@ -18,13 +18,21 @@ class LinkEditor {
     static final int PATCH_ATTEMPTS = 8;
 
     private final LinkRepository links;
+    private final LinkWrites writes;
     private final LinkAccess access;
     private final LinkRequests requests;
     private final LinkChanges changes;
     private final Clock clock;
 
-    LinkEditor(LinkRepository links, LinkAccess access, LinkRequests requests, LinkChanges changes, Clock clock) {
+    LinkEditor(
+            LinkRepository links,
+            LinkWrites writes,
+            LinkAccess access,
+            LinkRequests requests,
+            LinkChanges changes,
+            Clock clock) {
         this.links = links;
+        this.writes = writes;
         this.access = access;
         this.requests = requests;
         this.changes = changes;
@@ -89,7 +97,7 @@ class LinkEditor {
                 forwardQuery,
                 current.apiKeyId(),
                 null);
-        return links.update(changed, versioned.version(), clock.instant())
+        return writes.update(changed, versioned.version(), clock.instant())
                 .flatMap(
                         updated -> updated ? changes.changed(changed).thenReturn(changed) : Mono.error(new LostRace()));
     }
@@ -97,7 +105,7 @@ class LinkEditor {
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
     Mono<Void> delete(String code, ApiPrincipal caller) {
         Instant now = requests.now();
-        return access.changeable(code, caller).flatMap(link -> links.markDeleted(code, now)
+        return access.changeable(code, caller).flatMap(link -> writes.markDeleted(code, now)
                 .flatMap(deleted -> deleted
                         ? changes.changed(link.tombstone(now))
                         : Mono.<Void>error(LinkAccess.notFoundProblem(code))));

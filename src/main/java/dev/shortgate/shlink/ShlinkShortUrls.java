@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.shortgate.link.LinkRepository;
+import dev.shortgate.link.LinkRows;
 import dev.shortgate.system.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.dao.DuplicateKeyException;
@@ -104,18 +104,18 @@ class ShlinkShortUrls {
         }
         if (query.startDate() != null) {
             where.append(" AND l.created_at >= :startDate");
-            params.put("startDate", LinkRepository.toDb(query.startDate()));
+            params.put("startDate", LinkRows.toDb(query.startDate()));
         }
         if (query.endDate() != null) {
             where.append(" AND l.created_at <= :endDate");
-            params.put("endDate", LinkRepository.toDb(query.endDate()));
+            params.put("endDate", LinkRows.toDb(query.endDate()));
         }
         if (query.excludeMaxVisitsReached()) {
             where.append(" AND (l.max_visits IS NULL OR l.max_visits > COALESCE(s.visits, 0))");
         }
         if (query.excludePastValidUntil()) {
             where.append(" AND (l.expires_at IS NULL OR l.expires_at > :now)");
-            params.put("now", LinkRepository.toDb(query.now()));
+            params.put("now", LinkRows.toDb(query.now()));
         }
         return where.toString();
     }
@@ -155,7 +155,7 @@ class ShlinkShortUrls {
                                         title,
                                         String.class),
                                 "validSince",
-                                LinkRepository.toDb(validSince),
+                                LinkRows.toDb(validSince),
                                 LocalDateTime.class)
                         .fetch()
                         .rowsUpdated())
@@ -225,10 +225,10 @@ class ShlinkShortUrls {
     private static ShortUrlRow toRow(Readable row) {
         Object crawlable = row.get("crawlable");
         return new ShortUrlRow(
-                LinkRepository.toLink(row),
+                LinkRows.toLink(row),
                 row.get("title", String.class),
-                crawlable != null && LinkRepository.bool(crawlable),
-                LinkRepository.fromDb(row.get("valid_since", LocalDateTime.class)),
+                crawlable != null && LinkRows.bool(crawlable),
+                LinkRows.fromDb(row.get("valid_since", LocalDateTime.class)),
                 ((Number) row.get("visits")).longValue(),
                 ((Number) row.get("bot_visits")).longValue(),
                 List.of());

@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.shortgate.link.LinkRepository;
+import dev.shortgate.link.LinkRows;
 import dev.shortgate.system.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -100,11 +100,11 @@ class ShlinkVisits {
         }
         if (from != null) {
             where.add("v.visited_at >= :from");
-            params.put("from", LinkRepository.toDb(from));
+            params.put("from", LinkRows.toDb(from));
         }
         if (to != null) {
             where.add("v.visited_at <= :to");
-            params.put("to", LinkRepository.toDb(to));
+            params.put("to", LinkRows.toDb(to));
         }
         if (excludeBots) {
             where.add("v.bot = FALSE");
@@ -118,11 +118,11 @@ class ShlinkVisits {
     private static VisitRow toVisit(Readable row) {
         return new VisitRow(
                 row.get("code", String.class),
-                LinkRepository.fromDb(row.get("visited_at", LocalDateTime.class)),
+                LinkRows.fromDb(row.get("visited_at", LocalDateTime.class)),
                 row.get("user_agent", String.class),
                 row.get("referer", String.class),
                 row.get("country", String.class),
                 row.get("city", String.class),
-                LinkRepository.bool(row.get("bot")));
+                LinkRows.bool(row.get("bot")));
     }
 }

@@ -193,9 +193,9 @@ class LinkMoveTest {
                         + "VALUES (:code, :url, :hash, FALSE, 302, :createdAt, :key)")
                 .bind("code", code)
                 .bind("url", url)
-                .bind("hash", LinkRepository.hash(url))
-                .bind("createdAt", LinkRepository.toDb(link.createdAt()))
-                .bind("key", LinkRepository.createKey(link, code.length()))
+                .bind("hash", LinkRows.hash(url))
+                .bind("createdAt", LinkRows.toDb(link.createdAt()))
+                .bind("key", LinkRows.createKey(link, code.length()))
                 .then()
                 .block(Duration.ofSeconds(10));
     }

@@ -47,6 +47,7 @@ class SplitLayoutIT {
                 .valueEquals("Location", url(codes.get(0)));
 
         LinkRepository links = pods.app().bean(LinkRepository.class);
+        LinkWrites writes = pods.app().bean(LinkWrites.class);
         LinkMove move = pods.app().bean(LinkMove.class);
         Flux<Boolean> reads = Flux.range(0, 600)
                 .flatMap(
@@ -57,7 +58,7 @@ class SplitLayoutIT {
         // Other links wanting the same codes, as an alias create would: none may get one
         Flux<Boolean> takes = Flux.fromIterable(codes)
                 .flatMap(
-                        code -> links.insert(new Link(
+                        code -> writes.insert(new Link(
                                 code,
                                 "https://example.com/thief/" + code,
                                 302,
@@ -137,7 +138,7 @@ class SplitLayoutIT {
         pods.database()
                 .update("INSERT INTO link (code, long_url, long_url_hash, alias, redirect_status, created_at, "
                         + "create_key) VALUES ('" + code + "', '" + url(code) + "', UNHEX('"
-                        + hex.formatHex(LinkRepository.hash(url(code))) + "'), FALSE, 302, NOW(3), UNHEX('"
-                        + hex.formatHex(LinkRepository.createKey(link, code.length())) + "'))");
+                        + hex.formatHex(LinkRows.hash(url(code))) + "'), FALSE, 302, NOW(3), UNHEX('"
+                        + hex.formatHex(LinkRows.createKey(link, code.length())) + "'))");
     }
 }
