@@ -38,6 +38,15 @@ public record Link(
 
     /** This link under another code (a candidate for a generated link). */
     public Link withCode(String newCode) {
+        return with(newCode, deletedAt);
+    }
+
+    /** This link's tombstone: deleted at {@code when}. */
+    public Link tombstone(Instant when) {
+        return with(code, when);
+    }
+
+    private Link with(String newCode, Instant newDeletedAt) {
         return new Link(
                 newCode,
                 url,
@@ -49,23 +58,7 @@ public record Link(
                 disabled,
                 forwardQuery,
                 apiKeyId,
-                deletedAt);
-    }
-
-    /** This link's tombstone: deleted at {@code when}. */
-    public Link tombstone(Instant when) {
-        return new Link(
-                code,
-                url,
-                redirectStatus,
-                alias,
-                createdAt,
-                expiresAt,
-                maxVisits,
-                disabled,
-                forwardQuery,
-                apiKeyId,
-                when);
+                newDeletedAt);
     }
 
     /** What a redirect should do with this link at a given moment, before counting visits. */
