@@ -30,7 +30,7 @@ import reactor.util.retry.Retry;
  * {@link InvalidationBus}; every pod, subscribed to it, evicts its near-cache entry (positive or negative). Without
  * Redis both do nothing. Pub/sub is at-most-once, so
  * a lost message leaves a stale entry for at most the near-cache TTL. After the subscription drops and comes
- * back, messages may have been missed, so the whole near cache is cleared then.
+ * back, messages may have been missed, so the whole near cache is cleared then (see {@link #start}).
  *
  * <p>Redis failures here are logged and counted, never returned to the writer: the database already holds the
  * change.
@@ -58,7 +58,8 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
 
     /**
      * @param announceWait how long a create waits for its announcement through Redis before answering
-     * @param timer        fires the announcement's bounds: a thread that no stalled backend can hold up
+     * @param timer        fires the announcement's bounds and the channel's new subscriptions: a thread that no
+     *                     stalled backend can hold up
      */
     CacheInvalidator(
             NearCache near,
@@ -234,23 +235,32 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                         });
     }
 
+    /**
+     * Subscribes to the invalidation channel, and subscribes again whenever it drops or cannot be reached. Once a
+     * subscription after the first attempt is active, the whole near cache is cleared: messages published while
+     * this pod was not subscribed are lost. Attempts that fail clear nothing, so a Redis outage does not also
+     * empty the near cache that redirects lean on meanwhile.
+     */
     @Override
     public void start() {
-        AtomicBoolean connectedBefore = new AtomicBoolean();
+        AtomicBoolean attemptedBefore = new AtomicBoolean();
         subscription = Mono.defer(() -> {
-                    if (connectedBefore.getAndSet(true)) {
-                        log.info(
-                                "Invalidation channel reconnected; clearing the near cache in case messages were lost");
-                        near.invalidateAll();
-                    }
-                    return Mono.empty();
+                    boolean again = attemptedBefore.getAndSet(true);
+                    return bus.invalidations().doOnNext(active -> {
+                        if (again) {
+                            log.info("Invalidation channel subscribed again; clearing the near cache in case "
+                                    + "messages were lost");
+                            near.invalidateAll();
+                        }
+                    });
                 })
-                .thenMany(bus.invalidations())
+                .flatMapMany(codes -> codes)
                 .doOnNext(near::invalidate)
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200))
                         .maxBackoff(Duration.ofSeconds(10))
+                        .scheduler(timer)
                         .doBeforeRetry(signal -> log.warn(
-                                "Invalidation channel failed, resubscribing: {}",
+                                "Invalidation channel failed, subscribing again: {}",
                                 signal.failure().toString())))
                 .subscribe();
     }

@@ -20,8 +20,12 @@ interface InvalidationBus {
         return Flux.fromIterable(codes).flatMap(this::publish).then();
     }
 
-    /** Codes other pods changed; long-lived, and errors when the channel drops so the caller can resubscribe. */
-    Flux<String> invalidations();
+    /**
+     * Subscribes to the codes other pods change. Emits once the subscription is active, with those codes as they
+     * arrive: a long-lived flux that errors when the channel drops, so the caller can subscribe again. Errors
+     * instead of emitting when the channel cannot be subscribed to.
+     */
+    Mono<Flux<String>> invalidations();
 
     /** One pod alone: messages go nowhere, and none arrive. */
     InvalidationBus LOCAL = new InvalidationBus() {
@@ -31,8 +35,8 @@ interface InvalidationBus {
         }
 
         @Override
-        public Flux<String> invalidations() {
-            return Flux.never();
+        public Mono<Flux<String>> invalidations() {
+            return Mono.just(Flux.never());
         }
     };
 }

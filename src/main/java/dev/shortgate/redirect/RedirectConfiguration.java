@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import reactor.core.Disposable;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -96,8 +96,8 @@ class RedirectConfiguration {
 
         @Bean
         RedisInvalidationBus invalidationBus(
-                RedisCalls redis, ReactiveStringRedisTemplate pubSub, RedirectProperties properties) {
-            return new RedisInvalidationBus(redis, pubSub, properties.redis());
+                RedisCalls redis, ReactiveRedisConnectionFactory connections, RedirectProperties properties) {
+            return new RedisInvalidationBus(redis, connections, properties.redis());
         }
 
         @Bean

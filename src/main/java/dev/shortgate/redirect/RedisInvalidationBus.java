@@ -3,25 +3,29 @@ package dev.shortgate.redirect;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.ReactiveSubscription;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.ReactiveRedisMessageListenerContainer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
  * Invalidations over a Redis pub/sub channel: published through {@link RedisCalls} (bounded, behind the breaker),
- * received on Spring's listener container. Pub/sub is at-most-once; {@link CacheInvalidator} covers what a dropped
+ * received on a Spring listener container. Pub/sub is at-most-once; {@link CacheInvalidator} covers what a dropped
  * subscription may have missed.
  */
 final class RedisInvalidationBus implements InvalidationBus {
 
     private final RedisCalls redis;
-    private final ReactiveStringRedisTemplate pubSub;
+    private final ReactiveRedisConnectionFactory connections;
     private final String channel;
 
-    RedisInvalidationBus(RedisCalls redis, ReactiveStringRedisTemplate pubSub, RedirectProperties.Redis settings) {
+    RedisInvalidationBus(
+            RedisCalls redis, ReactiveRedisConnectionFactory connections, RedirectProperties.Redis settings) {
         this.redis = redis;
-        this.pubSub = pubSub;
+        this.connections = connections;
         this.channel = settings.invalidationChannel();
     }
 
@@ -38,12 +42,26 @@ final class RedisInvalidationBus implements InvalidationBus {
                 .then();
     }
 
+    /**
+     * Subscribes through a listener container of its own, destroyed (its connection closed) however the
+     * subscription ends: dropped, cancelled, or refused before it was active.
+     */
     @Override
-    public Flux<String> invalidations() {
-        // Spring's listener container opens its connection with a blocking call: never on an event loop or a
-        // timer thread. Deferred, so a Redis that is down does not fail startup.
-        return Flux.defer(() -> pubSub.listenToChannel(channel))
-                .map(message -> message.getMessage())
+    public Mono<Flux<String>> invalidations() {
+        // The container opens its connection with a blocking call: never on an event loop or a timer thread.
+        // Deferred, so a Redis that is down does not fail startup.
+        return Mono.defer(() -> {
+                    ReactiveRedisMessageListenerContainer container =
+                            new ReactiveRedisMessageListenerContainer(connections);
+                    Runnable destroy =
+                            () -> container.destroyLater().onErrorComplete().subscribe();
+                    return container
+                            .receiveLater(ChannelTopic.of(channel))
+                            .map(messages -> messages.map(ReactiveSubscription.Message::getMessage)
+                                    .doFinally(signal -> destroy.run()))
+                            .doOnError(error -> destroy.run())
+                            .doOnCancel(destroy);
+                })
                 .subscribeOn(Schedulers.boundedElastic());
     }
 }

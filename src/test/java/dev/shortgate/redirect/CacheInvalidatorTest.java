@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.shortgate.link.Link;
@@ -12,11 +13,15 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 import reactor.test.publisher.PublisherProbe;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
-/** A create's announcement through Redis: waited for briefly, never without bound. */
+/**
+ * A create's announcement through Redis: waited for briefly, never without bound. The invalidation channel: the near
+ * cache is cleared when a subscription after a lost one is active, and only then.
+ */
 class CacheInvalidatorTest {
 
     static final Duration WAIT = Duration.ofMillis(250);
@@ -94,6 +99,82 @@ class CacheInvalidatorTest {
         publish.assertWasSubscribed();
     }
 
+    @Test
+    void failedSubscriptionsClearNothingAndTheFirstActiveOneAfterThemClearsTheNearCacheOnce() {
+        AtomicInteger attempts = new AtomicInteger();
+        Sinks.Many<String> codes = Sinks.many().multicast().directBestEffort();
+        CacheInvalidator invalidator = new CacheInvalidator(
+                near,
+                tier(PublisherProbe.empty()),
+                channel(attempts, 2, codes.asFlux()),
+                guard(PublisherProbe.empty()),
+                properties,
+                WAIT,
+                timer,
+                new SimpleMeterRegistry());
+        near.put(link);
+
+        invalidator.start();
+        // Retries wait 200 ms, then 400 ms, each give or take half (jitter): step through them a millisecond at a time.
+        for (int elapsed = 0; attempts.get() < 3; elapsed++) {
+            assertThat(elapsed).as("the third attempt comes within 900 ms").isLessThanOrEqualTo(900);
+            assertThat(near.getIfReady(link.code()))
+                    .as("after %d refused attempt(s), the near cache is kept", attempts.get())
+                    .isNotNull();
+            timer.advanceTimeBy(Duration.ofMillis(1));
+        }
+        assertThat(near.getIfReady(link.code()))
+                .as("the third attempt is subscribed: messages may have been lost before it, so it clears")
+                .isNull();
+
+        near.put(link);
+        timer.advanceTimeBy(Duration.ofMinutes(1));
+        assertThat(attempts).as("no attempt while subscribed").hasValue(3);
+        assertThat(near.getIfReady(link.code())).isNotNull();
+        codes.tryEmitNext(link.code());
+        assertThat(near.getIfReady(link.code())).as("a message evicts its code").isNull();
+        invalidator.stop();
+    }
+
+    @Test
+    void theFirstSubscriptionClearsNothing() {
+        AtomicInteger attempts = new AtomicInteger();
+        CacheInvalidator invalidator = new CacheInvalidator(
+                near,
+                tier(PublisherProbe.empty()),
+                channel(attempts, 0, Flux.never()),
+                guard(PublisherProbe.empty()),
+                properties,
+                WAIT,
+                timer,
+                new SimpleMeterRegistry());
+        near.put(link);
+
+        invalidator.start();
+        timer.advanceTimeBy(Duration.ofMinutes(1));
+
+        assertThat(attempts).hasValue(1);
+        assertThat(near.getIfReady(link.code())).isNotNull();
+        invalidator.stop();
+    }
+
+    /** A channel that refuses the first {@code refusals} subscriptions, then is subscribed with {@code codes}. */
+    private static InvalidationBus channel(AtomicInteger attempts, int refusals, Flux<String> codes) {
+        return new InvalidationBus() {
+            @Override
+            public Mono<Void> publish(String code) {
+                return Mono.empty();
+            }
+
+            @Override
+            public Mono<Flux<String>> invalidations() {
+                return Mono.defer(() -> attempts.incrementAndGet() <= refusals
+                        ? Mono.error(new IllegalStateException("connection refused"))
+                        : Mono.just(codes));
+            }
+        };
+    }
+
     private static RedisTier tier(PublisherProbe<Void> put) {
         return new RedisTier() {
             @Override
@@ -124,8 +205,8 @@ class CacheInvalidatorTest {
             }
 
             @Override
-            public Flux<String> invalidations() {
-                return Flux.never();
+            public Mono<Flux<String>> invalidations() {
+                return Mono.just(Flux.never());
             }
         };
     }
