@@ -25,17 +25,15 @@ nodes() {
 }
 
 stop() {
+  # Read every PID before waiting: a node that stops removes its PID file, perhaps between a test and a read.
+  local pids=() pid
   for p in "${ports[@]}"; do
-    if [ -f "$dir/$p/redis.pid" ]; then
-      pid=$(cat "$dir/$p/redis.pid")
-      if kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; fi
-    fi
+    pid=$(cat "$dir/$p/redis.pid" 2>/dev/null) || continue
+    pids+=("$pid")
+    kill "$pid" 2>/dev/null || true
   done
-  for p in "${ports[@]}"; do
-    if [ -f "$dir/$p/redis.pid" ]; then
-      pid=$(cat "$dir/$p/redis.pid")
-      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    fi
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   done
   rm -rf "$dir"
 }
