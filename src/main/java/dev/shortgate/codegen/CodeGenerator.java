@@ -12,12 +12,13 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Short-code candidates from a keyed hash of the URL: seed 000's scheme, fixed and hardened.
+ * Short-code candidates from a keyed hash of the URL: the usual hash-then-take-characters scheme, keyed and made
+ * uniform (strategy {@code hash} of {@code docs/adr/0007-code-strategies.md}).
  *
- * <p>One round is one HMAC-SHA256 of the URL (plus a salt after the first round). Its 32 bytes are four 64-bit
- * windows; each window is reduced {@code mod 62^L} and written as {@code L} base-62 digits. Reducing a 64-bit
- * value keeps every candidate uniform over the whole {@code 62^L} space (the bias is below {@code 62^8 / 2^64},
- * about 1.2e-5), unlike seed 004's {@code & 0x3D} mask, which can never produce half of the alphabet. The key
+ * <p>One round is one HMAC-SHA256 of the URL (plus a salt after the first round). Its 32 bytes are four 64-bit windows;
+ * each window is reduced {@code mod 62^L} and written as {@code L} base-62 digits. Reducing a 64-bit value keeps every
+ * candidate uniform over the whole {@code 62^L} space (the bias is below {@code 62^8 / 2^64}, about 1.2e-5), unlike the
+ * {@code & 0x3D} mask some implementations pick characters with, which can never produce half of the alphabet. The key
  * matters: with a plain hash anyone could test whether a guessed URL has been shortened.
  *
  * <p>Thread-safe; {@link Mac} instances are kept per thread.

@@ -1,11 +1,11 @@
 package dev.shortgate.codegen;
 
-/** How candidate codes are made ({@code shortgate.codegen.strategy}). */
+/** How candidate codes are made ({@code shortgate.codegen.strategy}; {@code docs/adr/0007-code-strategies.md}). */
 public enum CodeStrategy {
-    /** Keyed-hash candidates of the URL (seed 000, fixed): four per round, salted rounds after collisions. */
+    /** Keyed-hash candidates of the URL ({@link CodeGenerator}): four per round, salted rounds after collisions. */
     HASH,
-    /** A keyed permutation of a counter (seed 001, done right): no collisions, no retries, not enumerable. */
+    /** A keyed permutation of a counter ({@link FeistelPermutation}): no collisions, no retries, not enumerable. */
     SEQUENCE,
-    /** Random codes checked in advance and kept in a shared pool (seed 002); a create takes one. */
+    /** Random codes checked in advance and kept in a shared pool; a create takes one. */
     POOL
 }

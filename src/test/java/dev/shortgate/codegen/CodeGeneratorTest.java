@@ -70,8 +70,8 @@ class CodeGeneratorTest {
     }
 
     @Test
-    void seed004MaskWouldFailTheUniformityCheck() {
-        // Seed 004 picks each character with (bits & 0x3D). Applied to the same HMAC windows, the zero bits of
+    void aCharacterMaskOf0x3DWouldFailTheUniformityCheck() {
+        // A common scheme picks each character with (bits & 0x3D). Applied to the same HMAC windows, the zero bits of
         // 0x3D (0b111101) are never set, so only 2^5 = 32 of the 62 characters can ever appear.
         // The same windows reduced mod 62^8, as CodeGenerator does, pass at every position.
         long[] windows = new long[SAMPLES];

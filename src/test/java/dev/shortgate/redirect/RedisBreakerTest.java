@@ -95,7 +95,7 @@ class RedisBreakerTest {
             liveness.answered();
             breaker.onSuccess(1, TimeUnit.MILLISECONDS);
         }
-        for (int i = 0; i < 10; i++) { // F1 of issue 11: kill -9, every call refused at once
+        for (int i = 0; i < 10; i++) { // fault check F1 of .ci/run: kill -9, every call refused at once
             breaker.onError(1, TimeUnit.MILLISECONDS, new IOException("Connection refused"));
         }
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);

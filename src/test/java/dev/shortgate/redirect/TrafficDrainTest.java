@@ -26,11 +26,11 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * Shutdown's drain of the traffic port (issue 11, F6): once it begins, no new connection is accepted, the next
- * request on each open keep-alive connection is still answered, on the fast path and through the general stack
- * alike, with {@code Connection: close}, and the connection is closed after it; a connection left idle is closed
- * soon after. Before, Reactor Netty's graceful shutdown closed at once every connection without a request in its own
- * hands, so a request just sent, or being answered on the fast path, got a closed connection and no answer.
+ * Shutdown's drain of the traffic port (fault check F6 of {@code .ci/run}): once it begins, no new connection is
+ * accepted, the next request on each open keep-alive connection is still answered, on the fast path and through the
+ * general stack alike, with {@code Connection: close}, and the connection is closed after it; a connection left idle is
+ * closed soon after. Before, Reactor Netty's graceful shutdown closed at once every connection without a request in its
+ * own hands, so a request just sent, or being answered on the fast path, got a closed connection and no answer.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
