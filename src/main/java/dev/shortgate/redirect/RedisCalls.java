@@ -149,9 +149,9 @@ final class RedisCalls {
 
     /**
      * The breaker: opens when half of the last 10 calls failed in a way {@code liveness} blames on Redis, so a Redis
-     * that went away after a long run of answers is cut off within 10 failed calls (fault check F1 of {@code .ci/run}; a
-     * window of 50 took 25).
-     * Calls made before the connection was first opened fail at once and say nothing about Redis: they are ignored.
+     * that went away after a long run of answers is cut off within 10 failed calls (fault check F1 of
+     * {@code .ci/run}; a window of 50 took 25). Calls made before the connection was first opened fail at once and
+     * say nothing about Redis: they are ignored.
      */
     static CircuitBreakerConfig breakerConfig(Liveness liveness) {
         return CircuitBreakerConfig.custom()
