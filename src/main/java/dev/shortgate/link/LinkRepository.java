@@ -100,8 +100,8 @@ public class LinkRepository implements TakenCodes {
                 .all();
     }
 
-    /** The links holding any of these generated codes, tombstones included, by code, in one query. */
-    Mono<java.util.Map<String, Link>> findByCodes(Collection<String> codes) {
+    /** The links holding any of these codes, tombstones included, by code, in one query. */
+    public Mono<java.util.Map<String, Link>> findByCodes(Collection<String> codes) {
         if (codes.isEmpty()) {
             return Mono.just(java.util.Map.of());
         }

@@ -1,6 +1,7 @@
 package dev.shortgate.redirect;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,8 +56,19 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     private final Duration announceWait;
     private final Duration announceLimit;
     private final Scheduler timer;
+    private final CurrentLinks database;
+    private final AtomicLong unannounced = new AtomicLong(); // links whose announcement is being retried
+    private final Counter announcementsRetried;
+    private final Counter announcementsGivenUp;
+
+    /** The links as the database holds them now, by code: what a retried announcement writes. */
+    @FunctionalInterface
+    interface CurrentLinks {
+        Mono<Map<String, Link>> findByCodes(Collection<String> codes);
+    }
 
     /**
+     * @param database     reads the links a retried announcement writes
      * @param announceWait how long a create waits for its announcement through Redis before answering
      * @param timer        fires the announcement's bounds and the channel's new subscriptions: a thread that no
      *                     stalled backend can hold up
@@ -66,12 +78,14 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
             RedisTier redis,
             InvalidationBus bus,
             UnknownCodeGuard guard,
+            CurrentLinks database,
             RedirectProperties properties,
             Duration announceWait,
             Scheduler timer,
             MeterRegistry registry) {
         this.announceWait = announceWait;
-        this.announceLimit = properties.nearCache().loadDeadline();
+        this.announceLimit = properties.redis().writes().deadline();
+        this.database = database;
         this.timer = timer;
         this.near = near;
         this.redis = redis;
@@ -81,8 +95,21 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
         this.redisTtl = properties.redis().ttl();
         this.repairsDone = repairs(registry, "cleared");
         this.repairsFailed = repairs(registry, "given_up");
+        this.announcementsRetried = announcements(registry, "done");
+        this.announcementsGivenUp = announcements(registry, "given_up");
+        Gauge.builder("shortgate.announcements.pending", unannounced, AtomicLong::get)
+                .description("New links whose announcement through Redis failed, being retried in the background")
+                .register(registry);
         Gauge.builder("shortgate.invalidations.pending", unrepaired, Map::size)
                 .description("Links whose change Redis did not take, being cleared there in the background")
+                .register(registry);
+    }
+
+    private static Counter announcements(MeterRegistry registry, String result) {
+        return Counter.builder("shortgate.announcements.retries")
+                .description("New links whose announcement through Redis was retried in the background: done, or "
+                        + "given up on")
+                .tag("result", result)
                 .register(registry);
     }
 
@@ -96,10 +123,10 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     /**
      * Puts the new link in this pod's near cache, and announces it through Redis: the unknown-code guard's bits, the
      * link itself, then the invalidation message, so other pods drop a negative entry they hold. The announcement runs
-     * on its own, bounded by {@code announceLimit}; the create waits for it at most {@code announceWait} (normally
+     * on its own, bounded by the writes' deadline; the create waits for it at most {@code announceWait} (normally
      * Redis answers in well under a millisecond, so the guard knows the code before the create answers). A Redis that
-     * is slow or silent thus never stalls a create or a batch: past the wait the create answers, and a guard write
-     * that did not make it is retried in the background.
+     * is slow or silent thus never stalls a create or a batch: past the wait the create answers, and what did not make
+     * it (guard bits, or the links and their invalidations) is retried in the background.
      */
     @Override
     public Mono<Void> created(Link link) {
@@ -109,6 +136,10 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     /**
      * As {@link #created} for each link, with one announcement for them all: one guard write, one bounded call of
      * {@code SET}s and one of {@code PUBLISH}es, so a group of creates costs Redis three calls, not three a link.
+     *
+     * <p>Redis answers on Lettuce's event loop, which every Redis call of this pod shares. The create goes on from
+     * here on another thread: the rest of a batch (its next chunk, its JSON answer) run on that loop held up the
+     * replies of every other Redis call behind it, past their timeouts.
      */
     @Override
     public Mono<Void> createdAll(List<Link> links) {
@@ -116,53 +147,103 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
             return Mono.empty();
         }
         links.forEach(near::put);
+        Sinks.Empty<Void> announced = Sinks.empty();
+        AtomicBoolean done = new AtomicBoolean();
+        announce(links)
+                .subscribe(
+                        null,
+                        null,
+                        () -> { // errors were resumed in announce
+                            done.set(true);
+                            announced.tryEmitEmpty();
+                        });
+        if (done.get()) {
+            return Mono.empty(); // done already (no Redis): no timer to arm, no thread to leave
+        }
+        return announced
+                .asMono()
+                .publishOn(Schedulers.parallel())
+                .timeout(announceWait, Mono.<Void>empty().publishOn(Schedulers.parallel()), timer);
+    }
+
+    /** The guard's bits and the links, then the invalidations; what fails is retried in the background. */
+    private Mono<Void> announce(List<Link> links) {
         List<String> codes = links.stream().map(Link::code).toList();
         Mono<Void> guarded = guard.addAll(codes).timeout(announceLimit, timer).onErrorResume(e -> {
-            codes.forEach(code -> guardLater(code, e));
+            guardLater(codes, e);
             return Mono.empty();
         });
-        Mono<Void> announcement = Mono.whenDelayError(guarded, redis.putAll(links))
+        Mono<Void> written = redis.putAll(links).timeout(announceLimit, timer);
+        return Mono.whenDelayError(guarded, written)
                 .then(Mono.defer(() -> bus.publishAll(codes)))
                 .timeout(announceLimit, timer)
                 .onErrorResume(e -> {
-                    log.warn(
-                            "Could not announce {} new link(s) through Redis, {} first: {}",
-                            codes.size(),
-                            codes.get(0),
-                            e.toString());
+                    announceLater(codes, e);
                     return Mono.empty();
                 });
-        Sinks.Empty<Void> announced = Sinks.empty();
-        AtomicBoolean done = new AtomicBoolean();
-        announcement.subscribe(
-                null,
-                null,
-                () -> { // errors were resumed above
-                    done.set(true);
-                    announced.tryEmitEmpty();
-                });
-        if (done.get()) {
-            return Mono.empty(); // done already (no Redis): no timer to arm
-        }
-        return announced.asMono().timeout(announceWait, Mono.<Void>empty().publishOn(Schedulers.parallel()), timer);
     }
 
-    /** Adds a code the guard could not take at create time, in the background, until it does or shutdown. */
-    private void guardLater(String code, Throwable error) {
+    /**
+     * Announces links whose announcement failed again in the background, with backoff, until Redis takes it or the
+     * attempts run out (counted either way). Each attempt reads the links from the database and writes them only where
+     * Redis holds nothing for their codes, exactly as a lookup's write-back does: a change made meanwhile (on any pod)
+     * is what the database holds, and a change already written to Redis is never overwritten by the older state.
+     */
+    private void announceLater(List<String> codes, Throwable error) {
         log.warn(
-                "Could not add new link {} to the unknown-code guard; retrying in the background: {}",
-                code,
+                "Could not announce {} new link(s) through Redis, {} first; retrying in the background: {}",
+                codes.size(),
+                codes.get(0),
                 error.toString());
-        Mono.defer(() -> guard.add(code))
+        unannounced.addAndGet(codes.size());
+        Mono.defer(() -> database.findByCodes(codes))
+                .flatMap(current -> redis.keepAll(List.copyOf(current.values())))
+                .then(Mono.defer(() -> bus.publishAll(codes)))
+                .timeout(announceLimit, timer)
+                .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff())
+                        .maxBackoff(repair.maxBackoff())
+                        .scheduler(timer))
+                .takeUntilOther(stopping.asMono())
+                .doFinally(signal -> unannounced.addAndGet(-codes.size()))
+                .subscribe(
+                        null,
+                        gaveUp -> {
+                            announcementsGivenUp.increment(codes.size());
+                            log.error(
+                                    "Gave up announcing {} new link(s) through Redis, {} first; lookups read them from "
+                                            + "the database and keep them in Redis: {}",
+                                    codes.size(),
+                                    codes.get(0),
+                                    gaveUp.toString());
+                        },
+                        () -> {
+                            if (!stopped) {
+                                announcementsRetried.increment(codes.size());
+                            }
+                        });
+    }
+
+    /**
+     * Adds codes the guard could not take at create time, in the background, in one write per attempt, until it
+     * takes them or shutdown.
+     */
+    private void guardLater(List<String> codes, Throwable error) {
+        log.warn(
+                "Could not add {} new link(s) to the unknown-code guard, {} first; retrying in the background: {}",
+                codes.size(),
+                codes.get(0),
+                error.toString());
+        Mono.defer(() -> guard.addAll(codes))
                 .retryWhen(
                         Retry.backoff(repair.attempts(), repair.firstBackoff()).maxBackoff(repair.maxBackoff()))
                 .takeUntilOther(stopping.asMono())
                 .subscribe(
                         null,
                         gaveUp -> log.error(
-                                "Gave up adding link {} to the unknown-code guard; it may answer "
-                                        + "404 for it during a flood of unknown codes until the guard is rebuilt",
-                                code));
+                                "Gave up adding {} new link(s) to the unknown-code guard, {} first; it may answer 404 "
+                                        + "for them during a flood of unknown codes until the guard is rebuilt",
+                                codes.size(),
+                                codes.get(0)));
     }
 
     /**
@@ -171,7 +252,8 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
      * only fill an absent key.
      *
      * <p>If Redis cannot take the change, the old state would stay there for up to the Redis TTL and every pod
-     * would keep serving it. So the key is then deleted and the invalidation published in the background, with
+     * would keep serving it. So this pod puts the new state in its near cache, and the key is deleted and the
+     * invalidation published in the background, with
      * backoff, until Redis takes them or the attempts run out. A delete does not depend on which change it
      * follows, so a late repair can never put back an older state, and one repair covers every change of the
      * code that failed before it ran. (By then the database has long committed the change, so the race that
@@ -186,6 +268,8 @@ final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                     "Could not write change of link {} to Redis; clearing it in the background: {}",
                     code,
                     e.toString());
+            // This pod serves the change at once, not the old state Redis still holds until the repair clears it.
+            near.put(link);
             repairLater(code);
             return Mono.empty();
         });

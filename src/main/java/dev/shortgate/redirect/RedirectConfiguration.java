@@ -9,9 +9,11 @@ import dev.shortgate.system.DatabaseDialect;
 import dev.shortgate.system.RedisConfigured;
 import dev.shortgate.system.SharedRedis;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import reactor.core.Disposable;
 import reactor.core.scheduler.Scheduler;
@@ -62,10 +64,12 @@ class RedirectConfiguration {
             RedisTier redis,
             InvalidationBus bus,
             UnknownCodeGuard guard,
+            LinkRepository database,
             RedirectProperties properties,
             ApiProperties api,
             MeterRegistry registry) {
-        return new CacheInvalidator(near, redis, bus, guard, properties, api.announceWait(), DEADLINES, registry);
+        return new CacheInvalidator(
+                near, redis, bus, guard, database::findByCodes, properties, api.announceWait(), DEADLINES, registry);
     }
 
     /** With Redis: the link tier, the invalidation channel and the unknown-code guard are shared by every pod. */
@@ -73,9 +77,12 @@ class RedirectConfiguration {
     @RedisConfigured
     static class SharedTiers {
 
+        /** The lookups' calls, breaker {@code redis}: what the redirect path waits for. */
         @Bean
+        @Primary
         RedisCalls redisCalls(SharedRedis redis, RedirectProperties properties, Ticker ticker, MeterRegistry registry) {
             return new RedisCalls(
+                    "redis",
                     redis,
                     properties.redis().timeout(),
                     properties.redis().queueingLimit(),
@@ -84,30 +91,54 @@ class RedirectConfiguration {
                     registry);
         }
 
+        /** The writes' calls, breaker {@code redis-writes}: what creates and changes write, bounded on their own. */
+        @Bean
+        RedisCalls redisWrites(RedisCalls redisCalls, RedirectProperties properties, MeterRegistry registry) {
+            RedirectProperties.Redis.Writes writes = properties.redis().writes();
+            return new RedisCalls("redis-writes", redisCalls, writes.timeout(), writes.deadline(), DEADLINES, registry);
+        }
+
         @Bean(destroyMethod = "dispose")
-        Disposable redisHeartbeat(RedisCalls redis, RedirectProperties properties) {
-            return redis.heartbeat(properties.redis().queueingLimit());
+        Disposable redisHeartbeat(RedisCalls redisCalls, RedirectProperties properties) {
+            return redisCalls.heartbeat(properties.redis().queueingLimit());
+        }
+
+        @Bean(destroyMethod = "dispose")
+        Disposable redisWritesHeartbeat(@Qualifier("redisWrites") RedisCalls writes, RedirectProperties properties) {
+            return writes.heartbeat(properties.redis().writes().deadline());
         }
 
         @Bean
-        RedisLinks redisTier(RedisCalls redis, RedirectProperties properties, JsonMapper json, MeterRegistry registry) {
-            return new RedisLinks(redis, properties.redis(), json, registry);
+        RedisLinks redisTier(
+                RedisCalls redisCalls,
+                @Qualifier("redisWrites") RedisCalls writes,
+                RedirectProperties properties,
+                JsonMapper json,
+                MeterRegistry registry) {
+            return new RedisLinks(redisCalls, writes, properties.redis(), json, registry);
         }
 
         @Bean
         RedisInvalidationBus invalidationBus(
-                RedisCalls redis, ReactiveRedisConnectionFactory connections, RedirectProperties properties) {
-            return new RedisInvalidationBus(redis, connections, properties.redis());
+                @Qualifier("redisWrites") RedisCalls writes,
+                ReactiveRedisConnectionFactory connections,
+                RedirectProperties properties) {
+            return new RedisInvalidationBus(writes, connections, properties.redis());
         }
 
         @Bean
         UnknownCodeGuard sharedCodeGuard(
-                RedisCalls redis, LinkRepository links, RedirectProperties properties, Ticker ticker) {
+                RedisCalls redisCalls,
+                @Qualifier("redisWrites") RedisCalls writes,
+                LinkRepository links,
+                RedirectProperties properties,
+                Ticker ticker) {
             RedirectProperties.Guard guard = properties.guard();
             return !guard.enabled()
                     ? UnknownCodeGuard.OFF
                     : new RedisCodeGuard(
-                            redis,
+                            redisCalls,
+                            writes,
                             links,
                             BloomShape.of(guard.expectedLinks(), guard.falsePositiveRate()),
                             properties.redis().keyPrefix(),

@@ -107,14 +107,35 @@ record RedirectProperties(
      *                  is then this pod's own queueing, and the answer is cheaper to wait for than the database
      * @param ttl       how long a link stays in Redis after it was last written there
      * @param keyPrefix prefix of every key and channel Shortgate uses, so several deployments can share a server
-     * @param repair    background retries of a link change Redis could not take when it was made
+     * @param repair    background retries of a link change, or of a create's announcement, that Redis could not
+     *                  take when it was made
+     * @param writes    what creates and changes write to Redis: bounds and a circuit breaker of their own
      */
     record Redis(
             @NotNull @DefaultValue("100ms") Duration timeout,
             @NotNull @DefaultValue("500ms") Duration queueingLimit,
             @NotNull @DefaultValue("1h") Duration ttl,
             @NotBlank @DefaultValue("sg:") String keyPrefix,
-            @Valid @DefaultValue Repair repair) {
+            @Valid @DefaultValue Repair repair,
+            @Valid @DefaultValue Writes writes) {
+
+        Redis {
+            if (writes.deadline().compareTo(writes.timeout()) < 0) {
+                throw new IllegalArgumentException("shortgate.redirect.redis.writes.deadline (" + writes.deadline()
+                        + ") must not be below shortgate.redirect.redis.writes.timeout (" + writes.timeout() + ")");
+            }
+        }
+
+        /**
+         * @param timeout  how long a write waits for Redis when Redis has answered nothing else meanwhile (Redis is
+         *                 down or hung); the write then fails and counts against the writes' breaker
+         * @param deadline the longest a write may wait while Redis does answer other calls (this pod is queueing),
+         *                 and the longest a create's whole announcement (the guard's bits, the links, the
+         *                 invalidation messages) may take; what did not make it is retried in the background
+         */
+        record Writes(
+                @NotNull @DefaultValue("500ms") Duration timeout,
+                @NotNull @DefaultValue("2s") Duration deadline) {}
 
         /**
          * @param attempts     retries before giving up (then other pods may serve the old state until the TTL)

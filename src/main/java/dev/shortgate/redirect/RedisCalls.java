@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Ticker;
@@ -14,17 +15,20 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Every Redis call of the redirect feature (the link tier and the unknown-code guard) goes through here: a timeout,
- * one circuit breaker, and an error counter per operation.
+ * Every Redis call of the redirect feature (the link tier, the unknown-code guard and the invalidation channel) goes
+ * through one of two of these: one for lookups on the redirect path (breaker {@code redis}), one for what creates and
+ * changes write (breaker {@code redis-writes}, with a longer bound). Each has a timeout, a circuit breaker of its
+ * own, and an error counter per operation (shared by both). A burst of writes, a batch's announcements, thus never
+ * opens the breaker that redirects depend on, and a lookup's short timeout never cuts a write that is merely queued.
  *
  * <p>Both judge what Redis did, not what this pod did. A call that has waited {@code timeout} fails then if Redis
  * has answered nothing else meanwhile (Redis is down or hung: fall through to the database, and count it against
@@ -52,20 +56,46 @@ final class RedisCalls {
     private final CircuitBreaker breaker;
     private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
 
+    /** @param name the circuit breaker's name, {@code redis} or {@code redis-writes} */
     RedisCalls(
+            String name,
             SharedRedis redis,
             Duration timeout,
             Duration queueingLimit,
             Ticker ticker,
             Scheduler timer,
             MeterRegistry registry) {
+        this(name, redis, new Liveness(ticker, timeout), queueingLimit, timer, registry);
+    }
+
+    /**
+     * Calls on the same connection as {@code other}, judged by the same answers: any reply on the connection shows
+     * that Redis is answering, whichever calls it belongs to.
+     */
+    RedisCalls(
+            String name,
+            RedisCalls other,
+            Duration timeout,
+            Duration queueingLimit,
+            Scheduler timer,
+            MeterRegistry registry) {
+        this(name, other.redis, other.liveness.judgingOver(timeout), queueingLimit, timer, registry);
+    }
+
+    private RedisCalls(
+            String name,
+            SharedRedis redis,
+            Liveness liveness,
+            Duration queueingLimit,
+            Scheduler timer,
+            MeterRegistry registry) {
         this.redis = redis;
-        this.timeout = timeout;
+        this.timeout = Duration.ofNanos(liveness.timeout);
         this.patience = (int) Math.max(0, queueingLimit.toNanos() / timeout.toNanos() - 1);
         this.timer = timer;
-        this.liveness = new Liveness(ticker, timeout);
+        this.liveness = liveness;
         CircuitBreakerRegistry breakers = CircuitBreakerRegistry.of(breakerConfig(liveness));
-        this.breaker = breakers.circuitBreaker("redis");
+        this.breaker = breakers.circuitBreaker(name);
         TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(registry);
         // Registered up front, so dashboards and alerts see 0 rather than no series before the first error.
         for (Operation operation : Operation.values()) {
@@ -79,8 +109,13 @@ final class RedisCalls {
         }
     }
 
-    /** Runs a command on the shared connection, bounded and guarded as described above. */
-    <T> Mono<T> call(Operation operation, Function<SharedRedis.Commands, Publisher<T>> command) {
+    /**
+     * Runs a command on the shared connection, bounded and guarded as described above. The command is a {@link Mono}
+     * that completes when Redis has answered all of it: a group of commands is reduced to one (with {@code then()}
+     * or {@code collectList()}) before it is handed over. A {@code Flux} adapted with {@code Mono.from} would be
+     * cancelled at its first reply, and the commands not yet written would never reach Redis.
+     */
+    <T> Mono<T> call(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
         return bounded(command)
                 .transformDeferred(CircuitBreakerOperator.of(breaker))
                 .doOnError(e -> errors.get(operation).increment());
@@ -92,14 +127,14 @@ final class RedisCalls {
      * Cluster it opens when one master fails, while the node that holds the guard still answers every other pod. A
      * guard write refused here would then let those pods answer 404 for a code that exists.
      */
-    <T> Mono<T> callPastBreaker(Operation operation, Function<SharedRedis.Commands, Publisher<T>> command) {
+    <T> Mono<T> callPastBreaker(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
         return bounded(command).doOnError(e -> errors.get(operation).increment());
     }
 
     /** The command on the shared connection, noting each answer for the liveness, and given up on as below. */
-    private <T> Mono<T> bounded(Function<SharedRedis.Commands, Publisher<T>> command) {
+    private <T> Mono<T> bounded(Function<SharedRedis.Commands, Mono<T>> command) {
         return redis.commands()
-                .flatMap(commands -> Mono.from(command.apply(commands)))
+                .flatMap(command)
                 .doOnEach(signal -> {
                     if (signal.isOnNext() || signal.isOnComplete()) {
                         liveness.answered();
@@ -169,26 +204,39 @@ final class RedisCalls {
 
         private final Ticker ticker;
         private final long timeout;
-        private volatile long lastAnswer; // ticker nanos of Redis's latest reply to any call
+        private final AtomicLong lastAnswer; // ticker nanos of Redis's latest reply to any call
 
         Liveness(Ticker ticker, Duration timeout) {
+            this(ticker, timeout.toNanos(), new AtomicLong(ticker.read() - 2 * timeout.toNanos()));
+        }
+
+        private Liveness(Ticker ticker, long timeout, AtomicLong lastAnswer) {
             this.ticker = ticker;
-            this.timeout = timeout.toNanos();
-            this.lastAnswer = ticker.read() - 2 * this.timeout;
+            this.timeout = timeout;
+            this.lastAnswer = lastAnswer;
+        }
+
+        /** The same answers, judged over another timeout. */
+        Liveness judgingOver(Duration otherTimeout) {
+            return new Liveness(ticker, otherTimeout.toNanos(), lastAnswer);
         }
 
         void answered() {
-            lastAnswer = ticker.read();
+            lastAnswer.lazySet(ticker.read());
         }
 
         /** Whether Redis answered some call within the last timeout. */
         boolean answeredWithin() {
-            return ticker.read() - lastAnswer < timeout;
+            return ticker.read() - lastAnswer.get() < timeout;
         }
 
-        /** A timeout while Redis answered other calls within the last timeout: this pod's queueing, not Redis's fault. */
+        /**
+         * A timeout while Redis answered other calls within the last timeout: this pod's queueing, not Redis's fault.
+         * Lettuce's own command timeout ({@code spring.data.redis.timeout}) is judged the same way as ours.
+         */
         boolean isLocalQueueing(Throwable error) {
-            return error instanceof TimeoutException && answeredWithin();
+            return (error instanceof TimeoutException || error instanceof RedisCommandTimeoutException)
+                    && answeredWithin();
         }
     }
 }

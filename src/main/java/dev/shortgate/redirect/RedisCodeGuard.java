@@ -37,6 +37,7 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
     private static final Duration BUILD_RETRY = Duration.ofSeconds(30);
 
     private final RedisCalls redis;
+    private final RedisCalls writes;
     private final LinkRepository links;
     private final BloomShape shape;
     private final String key;
@@ -47,12 +48,20 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
     private volatile boolean ready;
     private volatile boolean running;
 
-    RedisCodeGuard(RedisCalls redis, LinkRepository links, BloomShape shape, String keyPrefix, Ticker ticker) {
+    /** @param writes the calls new codes' bits are set through (past their breaker, bounded by their deadline) */
+    RedisCodeGuard(
+            RedisCalls redis,
+            RedisCalls writes,
+            LinkRepository links,
+            BloomShape shape,
+            String keyPrefix,
+            Ticker ticker) {
         if (shape.bits() >= Integer.MAX_VALUE) {
             throw new IllegalArgumentException(
                     "A Redis bitmap holds at most 2^31 bits; the guard needs " + shape.bits());
         }
         this.redis = redis;
+        this.writes = writes;
         this.links = links;
         this.shape = shape;
         // One hash tag for the bitmap and its lock, so a Redis Cluster keeps them on one shard (the two are never
@@ -95,9 +104,9 @@ final class RedisCodeGuard implements UnknownCodeGuard, SmartLifecycle {
     @Override
     public Mono<Void> addAll(List<String> codes) {
         // Past this pod's breaker: other pods trust these bits to answer 404 (see RedisCalls.callPastBreaker).
-        return redis.callPastBreaker(RedisCalls.Operation.GUARD, commands -> commands.strings()
-                        .bitfield(key, sets(codes)))
-                .then();
+        return writes.callPastBreaker(
+                RedisCalls.Operation.GUARD,
+                commands -> commands.strings().bitfield(key, sets(codes)).then());
     }
 
     /** The bitmap's key and its build lock's, in that order. */

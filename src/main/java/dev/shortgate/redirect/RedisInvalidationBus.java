@@ -38,8 +38,8 @@ final class RedisInvalidationBus implements InvalidationBus {
     @Override
     public Mono<Void> publishAll(List<String> codes) {
         return redis.call(RedisCalls.Operation.PUBLISH, commands -> Flux.fromIterable(codes)
-                        .flatMap(code -> commands.server().publish(channel, code.getBytes(StandardCharsets.UTF_8))))
-                .then();
+                .flatMap(code -> commands.server().publish(channel, code.getBytes(StandardCharsets.UTF_8)))
+                .then());
     }
 
     /**

@@ -17,13 +17,15 @@ import tools.jackson.databind.json.JsonMapper;
  * The shared Redis tier: one string key per code holding the link in {@link LinkCodec}'s compact format. Every call goes through
  * {@link RedisCalls} (a timeout that tells Redis's silence from this pod's queueing, and a circuit breaker), so a
  * slow or absent Redis costs a redirect at most the timeout, and nothing once the breaker is open; a lookup then
- * falls through to the database.
+ * falls through to the database. Lookups and their write-backs go through the lookups' calls; what creates and
+ * changes write goes through the writes' calls, with their own bound and breaker.
  */
 final class RedisLinks implements RedisTier {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLinks.class);
 
     private final RedisCalls redis;
+    private final RedisCalls writes;
     private final RedirectProperties.Redis settings;
     private final LinkCodec codec;
     private final SetArgs expiring;
@@ -32,8 +34,14 @@ final class RedisLinks implements RedisTier {
     private final Counter misses;
     private final Counter lookupErrors;
 
-    RedisLinks(RedisCalls redis, RedirectProperties.Redis settings, JsonMapper json, MeterRegistry registry) {
+    RedisLinks(
+            RedisCalls redis,
+            RedisCalls writes,
+            RedirectProperties.Redis settings,
+            JsonMapper json,
+            MeterRegistry registry) {
         this.redis = redis;
+        this.writes = writes;
         this.settings = settings;
         this.codec = new LinkCodec(json);
         this.expiring = SetArgs.Builder.px(settings.ttl().toMillis());
@@ -71,10 +79,18 @@ final class RedisLinks implements RedisTier {
     /** One {@code SET} per link, all within one bounded call (one timeout, one breaker permission). */
     @Override
     public Mono<Void> putAll(List<Link> links) {
-        return redis.call(RedisCalls.Operation.SET, commands -> Flux.fromIterable(links)
-                        .flatMap(link ->
-                                commands.strings().set(settings.linkKey(link.code()), codec.encode(link), expiring)))
-                .then();
+        return writes.call(RedisCalls.Operation.SET, commands -> Flux.fromIterable(links)
+                .flatMap(link -> commands.strings().set(settings.linkKey(link.code()), codec.encode(link), expiring))
+                .then());
+    }
+
+    /** Sets each link only where Redis holds nothing for its code, as {@link #keep}, within one bounded write. */
+    @Override
+    public Mono<Void> keepAll(List<Link> links) {
+        return writes.call(RedisCalls.Operation.SET, commands -> Flux.fromIterable(links)
+                .flatMap(link ->
+                        commands.strings().set(settings.linkKey(link.code()), codec.encode(link), expiringIfAbsent))
+                .then());
     }
 
     @Override
@@ -86,7 +102,7 @@ final class RedisLinks implements RedisTier {
 
     @Override
     public Mono<Void> delete(String code) {
-        return redis.call(
+        return writes.call(
                         RedisCalls.Operation.DELETE, commands -> commands.keys().del(settings.linkKey(code)))
                 .then();
     }

@@ -34,6 +34,15 @@ interface RedisTier {
         return Flux.fromIterable(links).flatMap(this::put).then();
     }
 
+    /**
+     * Writes links only where this tier holds nothing for their codes, as {@link #keep} does, but reporting whether
+     * the tier took them: a retried announcement of new links, which must not overwrite a later change.
+     */
+    default Mono<Void> keepAll(List<Link> links) {
+        links.forEach(this::keep);
+        return Mono.empty();
+    }
+
     /** Drops what this tier holds for the code. */
     Mono<Void> delete(String code);
 

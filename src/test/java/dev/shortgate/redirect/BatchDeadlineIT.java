@@ -30,7 +30,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 class BatchDeadlineIT {
 
     static final Duration BATCH_DEADLINE = Duration.ofSeconds(2);
-    /** How long an announcement may take in the background (the load deadline), and so a create may wait for it. */
+    /** How long an announcement may take in the background (the writes' deadline), and so a create may wait for it. */
     static final Duration ANNOUNCE_LIMIT = Duration.ofSeconds(3);
 
     static final StalledRedis redis = StalledRedis.relayingToTestRedis();
@@ -40,14 +40,14 @@ class BatchDeadlineIT {
             .withRedis()
             .with("spring.data.redis.url", redis.url())
             .with("shortgate.api.batch-deadline", BATCH_DEADLINE.toMillis() + "ms")
-            // Redis calls wait 1.5 s for a silent Redis, and a create waits for its whole announcement (the guard and
-            // the link, then the invalidation: 3 s, the load deadline): new items of a batch then cannot finish within
-            // its 2 s deadline. (At 1 s a call, the announcement took about as long as the deadline: a coin toss.)
-            .with("shortgate.redirect.redis.timeout", "1500ms")
-            .with("shortgate.redirect.redis.queueing-limit", "1500ms")
+            // Redis writes wait 1.5 s for a silent Redis, and a create waits for its whole announcement (the guard and
+            // the link, then the invalidation: 3 s, the writes' deadline): new items of a batch then cannot finish
+            // within its 2 s deadline. (At 1 s a call, the announcement took about as long as the deadline: a coin
+            // toss.)
+            .with("shortgate.redirect.redis.writes.timeout", "1500ms")
+            .with("shortgate.redirect.redis.writes.deadline", ANNOUNCE_LIMIT.toMillis() + "ms")
             // Lettuce's own command timeout (500 ms by default here) would end each call first
             .with("spring.data.redis.timeout", "10s")
-            .with("shortgate.redirect.near-cache.load-deadline", ANNOUNCE_LIMIT.toMillis() + "ms")
             .with("shortgate.api.announce-wait", "5s");
 
     @AfterAll
@@ -172,8 +172,9 @@ class BatchDeadlineIT {
                 .valueEquals("Location", "https://example.com/stalled/998");
     }
 
+    /** The breaker of the writes: what creates announce goes through it. */
     private static CircuitBreaker breaker() {
-        return pods.app().bean(RedisCalls.class).circuitBreaker();
+        return pods.app().context().getBean("redisWrites", RedisCalls.class).circuitBreaker();
     }
 
     private static List<Map<String, Object>> urls(String path, int count) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,7 +38,8 @@ class CacheInvalidatorTest {
                     Duration.ofMillis(500),
                     Duration.ofHours(1),
                     "sg:",
-                    new RedirectProperties.Redis.Repair(1, Duration.ofHours(1), Duration.ofHours(1))),
+                    new RedirectProperties.Redis.Repair(1, Duration.ofHours(1), Duration.ofHours(1)),
+                    new RedirectProperties.Redis.Writes(Duration.ofMillis(500), LOAD_DEADLINE)),
             Duration.ofHours(1),
             Duration.ofSeconds(5),
             Duration.ofSeconds(1),
@@ -44,6 +47,7 @@ class CacheInvalidatorTest {
             new RedirectProperties.Guard(true, 1000, 0.01, 1, 10, Duration.ofSeconds(10)),
             200,
             Duration.ofSeconds(3));
+    static final CacheInvalidator.CurrentLinks NO_ROWS = codes -> Mono.just(Map.of());
     final NearCache near = new NearCache(properties.nearCache(), nanos::get, timer, new SimpleMeterRegistry());
     final Link link = new Link(
             "abc1234", "https://example.com/", 302, false, Instant.EPOCH, null, null, false, false, null, null);
@@ -57,6 +61,7 @@ class CacheInvalidatorTest {
                 tier(put),
                 bus(PublisherProbe.empty()),
                 guard(guardAdd),
+                NO_ROWS,
                 properties,
                 WAIT,
                 timer,
@@ -85,7 +90,15 @@ class CacheInvalidatorTest {
         PublisherProbe<Void> guardAdd =
                 PublisherProbe.of(Mono.delay(Duration.ofMillis(10), timer).then());
         CacheInvalidator invalidator = new CacheInvalidator(
-                near, tier(put), bus(publish), guard(guardAdd), properties, WAIT, timer, new SimpleMeterRegistry());
+                near,
+                tier(put),
+                bus(publish),
+                guard(guardAdd),
+                NO_ROWS,
+                properties,
+                WAIT,
+                timer,
+                new SimpleMeterRegistry());
 
         StepVerifier.create(invalidator.created(link))
                 .then(() -> timer.advanceTimeBy(Duration.ofMillis(9)))
@@ -100,6 +113,109 @@ class CacheInvalidatorTest {
     }
 
     @Test
+    void anAnnouncementRedisDidNotTakeIsRetriedFromTheDatabaseRowsWithoutOverwritingAndCounted() {
+        AtomicInteger puts = new AtomicInteger();
+        List<List<Link>> kept = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicInteger publishes = new AtomicInteger();
+        Link changed = new Link(
+                link.code(),
+                "https://example.com/changed",
+                302,
+                false,
+                Instant.EPOCH,
+                null,
+                null,
+                false,
+                false,
+                null,
+                null);
+        RedisTier failingOnce = new RedisTier() {
+            @Override
+            public Mono<Optional<Link>> find(String code) {
+                return Mono.just(Optional.empty());
+            }
+
+            @Override
+            public void keep(Link link) {}
+
+            @Override
+            public Mono<Void> put(Link link) {
+                puts.incrementAndGet();
+                return Mono.error(new IllegalStateException("SET timed out"));
+            }
+
+            @Override
+            public Mono<Void> keepAll(List<Link> links) {
+                kept.add(links);
+                return kept.size() < 2 ? Mono.error(new IllegalStateException("still down")) : Mono.empty();
+            }
+
+            @Override
+            public Mono<Void> delete(String code) {
+                return Mono.empty();
+            }
+        };
+        InvalidationBus bus = new InvalidationBus() {
+            @Override
+            public Mono<Void> publish(String code) {
+                publishes.incrementAndGet();
+                return Mono.empty();
+            }
+
+            @Override
+            public Mono<Flux<String>> invalidations() {
+                return Mono.just(Flux.never());
+            }
+        };
+        RedirectProperties retrying = new RedirectProperties(
+                properties.nearCache(),
+                new RedirectProperties.Redis(
+                        Duration.ofMillis(100),
+                        Duration.ofMillis(500),
+                        Duration.ofHours(1),
+                        "sg:",
+                        new RedirectProperties.Redis.Repair(3, Duration.ofSeconds(1), Duration.ofSeconds(1)),
+                        new RedirectProperties.Redis.Writes(Duration.ofMillis(500), LOAD_DEADLINE)),
+                properties.permanentMaxAge(),
+                properties.retryAfter(),
+                properties.dbTimeout(),
+                true,
+                properties.guard(),
+                200,
+                properties.drainTimeout());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CacheInvalidator invalidator = new CacheInvalidator(
+                near,
+                failingOnce,
+                bus,
+                guard(PublisherProbe.empty()),
+                codes -> Mono.just(Map.of(link.code(), changed)), // changed on another pod meanwhile
+                retrying,
+                WAIT,
+                timer,
+                registry);
+
+        StepVerifier.create(invalidator.created(link)).expectComplete().verify(Duration.ofSeconds(5));
+        assertThat(puts).hasValue(1);
+        assertThat(publishes).as("no invalidation before the link is in Redis").hasValue(0);
+        assertThat(registry.get("shortgate.announcements.pending").gauge().value())
+                .isEqualTo(1);
+
+        timer.advanceTimeBy(Duration.ofSeconds(10)); // two retries: the first fails, the second takes
+        assertThat(kept)
+                .as("each retry writes what the database holds now, only where Redis holds nothing")
+                .containsExactly(List.of(changed), List.of(changed));
+        assertThat(publishes).hasValue(1);
+        assertThat(registry.get("shortgate.announcements.retries")
+                        .tag("result", "done")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("shortgate.announcements.pending").gauge().value())
+                .isZero();
+    }
+
+    @Test
     void failedSubscriptionsClearNothingAndTheFirstActiveOneAfterThemClearsTheNearCacheOnce() {
         AtomicInteger attempts = new AtomicInteger();
         Sinks.Many<String> codes = Sinks.many().multicast().directBestEffort();
@@ -108,6 +224,7 @@ class CacheInvalidatorTest {
                 tier(PublisherProbe.empty()),
                 channel(attempts, 2, codes.asFlux()),
                 guard(PublisherProbe.empty()),
+                NO_ROWS,
                 properties,
                 WAIT,
                 timer,
@@ -144,6 +261,7 @@ class CacheInvalidatorTest {
                 tier(PublisherProbe.empty()),
                 channel(attempts, 0, Flux.never()),
                 guard(PublisherProbe.empty()),
+                NO_ROWS,
                 properties,
                 WAIT,
                 timer,

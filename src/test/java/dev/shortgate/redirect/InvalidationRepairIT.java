@@ -49,7 +49,8 @@ class InvalidationRepairIT {
                 .expectHeader()
                 .valueEquals("Location", "https://example.com/v1");
 
-        var breaker = pods.a().bean(RedisCalls.class).circuitBreaker();
+        var breaker =
+                pods.a().context().getBean("redisWrites", RedisCalls.class).circuitBreaker();
         breaker.transitionToForcedOpenState();
         try {
             pods.a()

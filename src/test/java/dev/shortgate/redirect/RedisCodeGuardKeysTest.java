@@ -15,7 +15,7 @@ class RedisCodeGuardKeysTest {
     void theBitmapAndItsBuildLockShareOneClusterSlot() {
         for (String prefix : List.of("sg:", "tenant-a:", "sgit:1234abcd:")) {
             List<String> keys = new RedisCodeGuard(
-                            null, null, BloomShape.of(10_000_000, 0.001), prefix, Ticker.systemTicker())
+                            null, null, null, BloomShape.of(10_000_000, 0.001), prefix, Ticker.systemTicker())
                     .keys();
 
             assertThat(keys).hasSize(2).allSatisfy(key -> assertThat(key).startsWith(prefix));
@@ -28,10 +28,10 @@ class RedisCodeGuardKeysTest {
     @Test
     void guardsOfDifferentDeploymentsOnOneClusterDoNotShareAKey() {
         BloomShape shape = BloomShape.of(1_000, 0.01);
-        String a = new RedisCodeGuard(null, null, shape, "a:", Ticker.systemTicker())
+        String a = new RedisCodeGuard(null, null, null, shape, "a:", Ticker.systemTicker())
                 .keys()
                 .get(0);
-        String b = new RedisCodeGuard(null, null, shape, "b:", Ticker.systemTicker())
+        String b = new RedisCodeGuard(null, null, null, shape, "b:", Ticker.systemTicker())
                 .keys()
                 .get(0);
 
