@@ -17,7 +17,7 @@ import org.springframework.http.HttpStatus;
 /**
  * Fuzzes {@link UrlPolicy#normalize}. Under {@code ./mvnw verify} it only replays the inputs saved in
  * {@code src/test/resources/dev/shortgate/security/UrlPolicyFuzzTestInputs/normalize/} (plus the empty input);
- * with {@code JAZZER_FUZZ=1} it fuzzes (see the README). A finding is saved as {@code crash-*} in that
+ * with {@code JAZZER_FUZZ=1} it fuzzes (see docs/api.md, "URL safety policy"). A finding is saved as {@code crash-*} in that
  * directory, and from then on replayed in every build.
  *
  * <p>Input bytes are UTF-8, so seed files are plain text; an input that starts with byte {@code 0xFF} (never
