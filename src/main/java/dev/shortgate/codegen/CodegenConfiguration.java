@@ -4,6 +4,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
+import dev.shortgate.codegen.pool.CodePool;
+import dev.shortgate.codegen.pool.DatabaseCodePool;
+import dev.shortgate.codegen.pool.PoolCandidates;
+import dev.shortgate.codegen.pool.PoolFiller;
+import dev.shortgate.codegen.pool.RedisCodePool;
+import dev.shortgate.codegen.sequence.DatabaseSequenceStore;
+import dev.shortgate.codegen.sequence.FeistelPermutation;
+import dev.shortgate.codegen.sequence.SequenceBlocks;
+import dev.shortgate.codegen.sequence.SequenceCandidates;
 import dev.shortgate.system.RedisConfigured;
 import dev.shortgate.system.SharedRedis;
 import io.micrometer.core.instrument.Counter;

@@ -1,6 +1,8 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.pool;
 
 import java.security.SecureRandom;
+
+import dev.shortgate.codegen.Base62;
 
 /** Uniform random codes from a cryptographic generator, so pooled codes cannot be predicted. */
 final class RandomCodes {

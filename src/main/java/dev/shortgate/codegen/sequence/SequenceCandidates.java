@@ -1,7 +1,8 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.sequence;
 
 import java.util.List;
 
+import dev.shortgate.codegen.CandidateSource;
 import reactor.core.publisher.Mono;
 
 /**
@@ -10,12 +11,12 @@ import reactor.core.publisher.Mono;
  * collide with each other; a later round happens only when a code made another way (an alias, or a code from
  * before a switch of strategy) already holds it.
  */
-final class SequenceCandidates implements CandidateSource {
+public final class SequenceCandidates implements CandidateSource {
 
     private final SequenceBlocks counters;
     private final FeistelPermutation permutation;
 
-    SequenceCandidates(SequenceBlocks counters, FeistelPermutation permutation) {
+    public SequenceCandidates(SequenceBlocks counters, FeistelPermutation permutation) {
         this.counters = counters;
         this.permutation = permutation;
     }

@@ -1,4 +1,4 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.pool;
 
 import java.util.Collection;
 
@@ -10,7 +10,7 @@ import reactor.core.publisher.Mono;
  * primary key as any other candidate, so a pool that lost its contents (a Redis loss) and was refilled can never
  * hand out a code a link already holds.
  */
-interface CodePool {
+public interface CodePool {
 
     /** Takes one code of this length out of the pool; empty when the pool holds none. */
     Mono<String> take(int length);

@@ -1,4 +1,4 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.sequence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 
+import dev.shortgate.codegen.Base62;
+import dev.shortgate.codegen.CodeGeneratorTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

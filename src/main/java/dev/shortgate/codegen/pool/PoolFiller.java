@@ -1,4 +1,4 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.pool;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +9,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.shortgate.codegen.Base62;
+import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.codegen.TakenCodes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -26,7 +29,7 @@ import reactor.core.scheduler.Scheduler;
  * little. The level is the gauge {@code shortgate.codegen.pool.size} (tag {@code length}); the dashboard alerts
  * when it stays low, which means creates outrun the filler and fall back to unchecked random codes.
  */
-final class PoolFiller implements SmartLifecycle {
+public final class PoolFiller implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(PoolFiller.class);
 
@@ -38,7 +41,7 @@ final class PoolFiller implements SmartLifecycle {
     private final Map<Integer, AtomicLong> levels = new TreeMap<>();
     private volatile Disposable filling;
 
-    PoolFiller(
+    public PoolFiller(
             CodePool pool,
             TakenCodes taken,
             CodegenProperties.Pool settings,

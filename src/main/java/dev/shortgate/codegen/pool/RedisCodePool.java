@@ -1,4 +1,4 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.pool;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,14 +13,14 @@ import reactor.core.scheduler.Scheduler;
  * taken from with {@code SPOP}, which removes and returns one member atomically. Every call is bounded by
  * {@code timeout}; a take that cannot answer in time counts as an empty pool.
  */
-final class RedisCodePool implements CodePool {
+public final class RedisCodePool implements CodePool {
 
     private final SharedRedis redis;
     private final String prefix;
     private final Duration timeout;
     private final Scheduler timer;
 
-    RedisCodePool(SharedRedis redis, String keyPrefix, Duration timeout, Scheduler timer) {
+    public RedisCodePool(SharedRedis redis, String keyPrefix, Duration timeout, Scheduler timer) {
         this.redis = redis;
         this.prefix = keyPrefix + "codegen:pool:";
         this.timeout = timeout;

@@ -1,4 +1,4 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.sequence;
 
 import java.time.Duration;
 
@@ -13,7 +13,7 @@ import reactor.util.retry.Retry;
  * read; a pod that lost the race to another reads again. It works the same on MySQL, MariaDB and H2, and the
  * counter is as durable as the links themselves: a restart, or a Redis loss, never hands a value out twice.
  */
-final class DatabaseSequenceStore implements SequenceBlocks.Store {
+public final class DatabaseSequenceStore implements SequenceBlocks.Store {
 
     private static final int ATTEMPTS = 100;
 
@@ -21,7 +21,7 @@ final class DatabaseSequenceStore implements SequenceBlocks.Store {
     private final Duration timeout;
     private final Scheduler timer;
 
-    DatabaseSequenceStore(DatabaseClient db, Duration timeout, Scheduler timer) {
+    public DatabaseSequenceStore(DatabaseClient db, Duration timeout, Scheduler timer) {
         this.db = db;
         this.timeout = timeout;
         this.timer = timer;

@@ -1,10 +1,13 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.sequence;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+
+import dev.shortgate.codegen.Base62;
+import dev.shortgate.codegen.CodeGenerator;
 
 /**
  * A keyed bijection of {@code [0, 62^L)} onto itself for every code length {@code L}: the {@code sequence} strategy's

@@ -1,7 +1,8 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.pool;
 
 import java.util.List;
 
+import dev.shortgate.codegen.CandidateSource;
 import io.micrometer.core.instrument.Counter;
 import reactor.core.publisher.Mono;
 
@@ -11,12 +12,12 @@ import reactor.core.publisher.Mono;
  * round is a fresh random code instead, counted in {@code shortgate.codegen.pool.misses}: a create never fails for
  * want of a pooled code, and the primary key still decides.
  */
-final class PoolCandidates implements CandidateSource {
+public final class PoolCandidates implements CandidateSource {
 
     private final CodePool pool;
     private final Counter misses;
 
-    PoolCandidates(CodePool pool, Counter misses) {
+    public PoolCandidates(CodePool pool, Counter misses) {
         this.pool = pool;
         this.misses = misses;
     }

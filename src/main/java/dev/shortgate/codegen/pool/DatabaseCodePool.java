@@ -1,8 +1,9 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.pool;
 
 import java.time.Duration;
 import java.util.Collection;
 
+import dev.shortgate.codegen.Base62;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
@@ -14,7 +15,7 @@ import reactor.core.scheduler.Scheduler;
  * length (from a random point, so concurrent takers rarely want the same one) and deletes one: the delete that
  * removes the row is the one that took it, so no two creates take the same code, on any pod.
  */
-final class DatabaseCodePool implements CodePool {
+public final class DatabaseCodePool implements CodePool {
 
     private static final int TRIES = 4;
 
@@ -22,7 +23,7 @@ final class DatabaseCodePool implements CodePool {
     private final Duration timeout;
     private final Scheduler timer;
 
-    DatabaseCodePool(DatabaseClient db, Duration timeout, Scheduler timer) {
+    public DatabaseCodePool(DatabaseClient db, Duration timeout, Scheduler timer) {
         this.db = db;
         this.timeout = timeout;
         this.timer = timer;

@@ -1,4 +1,4 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.sequence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.shortgate.codegen.CodeSpaceExhaustedException;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

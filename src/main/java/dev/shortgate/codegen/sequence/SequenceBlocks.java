@@ -1,8 +1,11 @@
-package dev.shortgate.codegen;
+package dev.shortgate.codegen.sequence;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.shortgate.codegen.Base62;
+import dev.shortgate.codegen.CodeGenerator;
+import dev.shortgate.codegen.CodeSpaceExhaustedException;
 import reactor.core.publisher.Mono;
 
 /**
@@ -10,7 +13,7 @@ import reactor.core.publisher.Mono;
  * reserved in the shared store: pods never get the same value, one reservation serves {@code blockSize} creates,
  * and a pod that stops (or crashes) only leaves the rest of its block unused, a gap.
  */
-final class SequenceBlocks {
+public final class SequenceBlocks {
 
     /** Reserves a block of counter values for one code length. */
     @FunctionalInterface
@@ -27,7 +30,7 @@ final class SequenceBlocks {
     private final Object[] locks = new Object[CodeGenerator.MAX_LENGTH + 1];
     private final Reservation[] reserving = new Reservation[CodeGenerator.MAX_LENGTH + 1];
 
-    SequenceBlocks(Store store, long blockSize) {
+    public SequenceBlocks(Store store, long blockSize) {
         if (blockSize < 1) {
             throw new IllegalArgumentException("block size must be positive, got " + blockSize);
         }
