@@ -2,7 +2,7 @@ package dev.shortgate.codegen;
 
 import java.time.Duration;
 
-import dev.shortgate.system.SecretSettings;
+import dev.shortgate.system.settings.SecretSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

@@ -8,8 +8,8 @@ import java.util.Map;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.ItemResult;
 import dev.shortgate.security.ApiPrincipal;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 

@@ -3,7 +3,7 @@ package dev.shortgate.link;
 import java.nio.charset.StandardCharsets;
 
 import dev.shortgate.codegen.CodegenProperties;
-import dev.shortgate.system.SharedSecrets;
+import dev.shortgate.system.settings.SharedSecrets;
 import org.springframework.stereotype.Component;
 import org.springframework.util.StringUtils;
 import reactor.core.publisher.Mono;

@@ -13,7 +13,7 @@ import java.util.Set;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.Created;
 import dev.shortgate.link.LinkService.ItemResult;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

@@ -1,8 +1,8 @@
 package dev.shortgate.link;
 
 import dev.shortgate.security.ApiPrincipal;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 

@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.shortgate.security.ApiPrincipal;
-import dev.shortgate.system.ApiDeadlines;
-import dev.shortgate.system.JsonProblems;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.JsonProblems;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
+import dev.shortgate.system.settings.ShortgateProperties;
+import dev.shortgate.system.web.ApiDeadlines;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;

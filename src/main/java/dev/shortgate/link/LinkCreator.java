@@ -8,7 +8,7 @@ import dev.shortgate.codegen.CodeSpaceExhaustedException;
 import dev.shortgate.codegen.CodeStrategies;
 import dev.shortgate.codegen.CodegenProperties;
 import dev.shortgate.link.LinkService.Created;
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Component;

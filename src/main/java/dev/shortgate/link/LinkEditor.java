@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 import dev.shortgate.security.ApiPrincipal;
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
 import org.springframework.stereotype.Component;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;

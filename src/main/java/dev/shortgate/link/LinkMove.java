@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.shortgate.system.LinkTables;
-import dev.shortgate.system.StorageProperties;
+import dev.shortgate.system.database.LinkTables;
+import dev.shortgate.system.database.StorageProperties;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.ReactiveTransactionManager;

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import dev.shortgate.system.JsonProblems;
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.JsonProblems;
+import dev.shortgate.system.problem.Problem;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;

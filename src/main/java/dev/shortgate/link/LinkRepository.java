@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.shortgate.codegen.TakenCodes;
-import dev.shortgate.system.LinkTables;
+import dev.shortgate.system.database.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;

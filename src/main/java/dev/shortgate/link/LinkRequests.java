@@ -11,8 +11,8 @@ import dev.shortgate.codegen.CodegenProperties;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.security.UrlPolicy;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 
 /** Checks a create request and turns it into the link it asks for; the rules every field of a link follows. */

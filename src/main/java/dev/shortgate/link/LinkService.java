@@ -4,7 +4,7 @@ import java.util.List;
 
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Service;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

@@ -4,10 +4,10 @@ import java.time.Clock;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.LinkRepository;
-import dev.shortgate.system.ApiProperties;
-import dev.shortgate.system.DatabaseDialect;
-import dev.shortgate.system.RedisConfigured;
-import dev.shortgate.system.SharedRedis;
+import dev.shortgate.system.database.DatabaseDialect;
+import dev.shortgate.system.redis.RedisConfigured;
+import dev.shortgate.system.redis.SharedRedis;
+import dev.shortgate.system.web.ApiProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;

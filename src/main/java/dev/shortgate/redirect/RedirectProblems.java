@@ -1,7 +1,7 @@
 package dev.shortgate.redirect;
 
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemRenderer;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemRenderer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;

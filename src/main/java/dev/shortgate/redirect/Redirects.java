@@ -8,7 +8,7 @@ import dev.shortgate.redirect.LinkLookup.Found;
 import dev.shortgate.redirect.RedirectMetrics.Outcome;
 import dev.shortgate.security.ApiRateLimiter;
 import dev.shortgate.security.ClientIpResolver;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.VisitCounts;
 import dev.shortgate.visit.VisitRecorder;

@@ -1,6 +1,6 @@
 package dev.shortgate.security;
 
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
 import org.springframework.web.server.ServerWebExchange;
 
 /**

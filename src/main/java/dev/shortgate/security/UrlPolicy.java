@@ -8,9 +8,9 @@ import java.util.regex.Pattern;
 
 import com.google.common.base.CharMatcher;
 import com.google.common.net.PercentEscaper;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
+import dev.shortgate.system.settings.ShortgateProperties;
 import inet.ipaddr.IPAddress;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;

@@ -7,8 +7,8 @@ import java.util.Map;
 
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.OrphanVisits;
 import org.springframework.http.MediaType;

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 import dev.shortgate.security.ClientIpResolver;
-import dev.shortgate.system.DatabaseDialect;
-import dev.shortgate.system.SharedSecrets;
+import dev.shortgate.system.database.DatabaseDialect;
+import dev.shortgate.system.settings.SharedSecrets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import org.slf4j.Logger;

@@ -3,7 +3,7 @@ package dev.shortgate.visit;
 import java.time.Duration;
 import java.util.List;
 
-import dev.shortgate.system.SecretSettings;
+import dev.shortgate.system.settings.SecretSettings;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;

@@ -2,7 +2,7 @@ package dev.shortgate.visit;
 
 import java.util.function.Consumer;
 
-import dev.shortgate.system.Causes;
+import dev.shortgate.system.problem.Causes;
 import io.r2dbc.spi.R2dbcBadGrammarException;
 import org.springframework.r2dbc.BadSqlGrammarException;
 import reactor.core.publisher.Mono;

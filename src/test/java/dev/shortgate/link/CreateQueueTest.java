@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.Created;
 import dev.shortgate.link.LinkService.ItemResult;
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import dev.shortgate.support.Pods;
-import dev.shortgate.system.LinkTables;
+import dev.shortgate.system.database.LinkTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.MediaType;

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.shortgate.support.Pods;
-import dev.shortgate.system.DatabaseDialect;
+import dev.shortgate.system.database.DatabaseDialect;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 
-import dev.shortgate.system.SharedRedis;
+import dev.shortgate.system.redis.SharedRedis;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
