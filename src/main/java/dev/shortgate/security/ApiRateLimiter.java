@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -25,6 +26,7 @@ import reactor.core.publisher.Mono;
  * than failing or waving everything through.
  */
 @Component
+@NamedInterface("clients")
 public class ApiRateLimiter {
 
     private static final Logger log = LoggerFactory.getLogger(ApiRateLimiter.class);

@@ -13,6 +13,7 @@ import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import inet.ipaddr.IPAddress;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Component;
 
 /**
@@ -48,6 +49,7 @@ import org.springframework.stereotype.Component;
  * <p>Each refusal is a {@link ProblemException} with its own stable type, thrown before anything is written.
  */
 @Component
+@NamedInterface("url-policy")
 public class UrlPolicy {
 
     public static final int MAX_LENGTH = 4096;
