@@ -7,7 +7,7 @@ import java.time.Instant;
 
 import com.google.common.hash.BloomFilter;
 import com.google.common.hash.Funnels;
-import dev.shortgate.link.LinkRepository;
+import dev.shortgate.link.store.LinkRepository;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;

@@ -3,7 +3,7 @@ package dev.shortgate.redirect;
 import java.time.Clock;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.shortgate.link.LinkRepository;
+import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.system.database.DatabaseDialect;
 import dev.shortgate.system.redis.RedisConfigured;
 import dev.shortgate.system.redis.SharedRedis;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.shortgate.link.LinkRepository;
+import dev.shortgate.link.store.LinkRepository;
 import io.lettuce.core.BitFieldArgs;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.Value;

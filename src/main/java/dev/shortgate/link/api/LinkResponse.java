@@ -1,8 +1,9 @@
-package dev.shortgate.link;
+package dev.shortgate.link.api;
 
 import java.time.Instant;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.shortgate.link.Link;
 
 /** A link as the API shows it. {@code status} is set only inside batch results. */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.api;
 
 import org.springframework.test.context.TestPropertySource;
 

@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.api;
 
 import java.net.URI;
 import java.time.Duration;
@@ -7,6 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import dev.shortgate.link.CreateLinkRequest;
+import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkPatch;
+import dev.shortgate.link.LinkService;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.JsonProblems;
 import dev.shortgate.system.problem.Problem;

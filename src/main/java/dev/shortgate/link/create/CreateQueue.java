@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.create;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +34,7 @@ import reactor.core.publisher.MonoSink;
  * group.
  */
 @Component
-class CreateQueue {
+public class CreateQueue {
 
     /** Groups written at once: enough to keep the database busy, few enough that the groups grow under load. */
     static final int GROUPS_AT_ONCE = 4;
@@ -65,7 +65,7 @@ class CreateQueue {
     }
 
     /** Creates a generated link (never an alias) as {@link LinkCreator#createGenerated} would, in a group. */
-    Mono<Created> create(Prepared prepared) {
+    public Mono<Created> create(Prepared prepared) {
         return Mono.create(sink -> {
             Waiting create = new Waiting(prepared, sink);
             sink.onCancel(create::cancel);

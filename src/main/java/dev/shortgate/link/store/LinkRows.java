@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.store;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -9,10 +9,13 @@ import java.time.ZoneOffset;
 import java.util.Collection;
 
 import dev.shortgate.codegen.Base62;
+import dev.shortgate.link.Link;
 import io.r2dbc.spi.Readable;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.r2dbc.core.DatabaseClient;
 
 /** How a link is stored in a row: its columns, values and keys, shared by the link tables' reads and writes. */
+@NamedInterface("store")
 public final class LinkRows {
 
     static final String COLUMNS = "code, long_url, redirect_status, alias, created_at, expires_at, "

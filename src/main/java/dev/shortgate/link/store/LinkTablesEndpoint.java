@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.store;
 
 import java.util.Map;
 

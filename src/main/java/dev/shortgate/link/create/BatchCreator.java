@@ -1,10 +1,12 @@
-package dev.shortgate.link;
+package dev.shortgate.link.create;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.link.CreateLinkRequest;
+import dev.shortgate.link.LinkRequests;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.ItemResult;
 import dev.shortgate.security.ApiPrincipal;
@@ -19,7 +21,7 @@ import reactor.core.publisher.Flux;
  * through {@link LinkCreator} one by one.
  */
 @Component
-class BatchCreator {
+public class BatchCreator {
 
     /** Generated items of a batch written by one statement; a few such chunks run at once. */
     static final int CHUNK = 200;
@@ -41,7 +43,7 @@ class BatchCreator {
      *
      * @param concurrency how many single creates (aliases, conflicting items) run at once
      */
-    Flux<ItemResult> create(List<CreateLinkRequest> items, ApiPrincipal caller, int concurrency) {
+    public Flux<ItemResult> create(List<CreateLinkRequest> items, ApiPrincipal caller, int concurrency) {
         return Flux.defer(() -> {
             List<ItemResult> refused = new ArrayList<>();
             List<Map<Integer, Prepared>> chunks = new ArrayList<>();

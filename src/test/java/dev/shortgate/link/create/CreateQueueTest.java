@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.create;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.Created;
 import dev.shortgate.link.LinkService.ItemResult;

@@ -1,5 +1,7 @@
-package dev.shortgate.link;
+package dev.shortgate.link.edit;
 
+import dev.shortgate.link.Link;
+import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
@@ -11,7 +13,7 @@ import reactor.core.publisher.Mono;
  * exist (404), so keys cannot probe each other's codes; one it may read but not change answers 403.
  */
 @Component
-class LinkAccess {
+public class LinkAccess {
 
     private final LinkRepository links;
 
@@ -20,7 +22,7 @@ class LinkAccess {
     }
 
     /** The live link with this code that the caller may read, or a 404 problem. */
-    Mono<Link> readable(String code, ApiPrincipal caller) {
+    public Mono<Link> readable(String code, ApiPrincipal caller) {
         return live(code).filter(link -> caller.canRead(link.apiKeyId())).switchIfEmpty(notFound(code));
     }
 

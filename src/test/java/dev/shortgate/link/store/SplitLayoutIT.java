@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
+import dev.shortgate.link.Link;
 import dev.shortgate.support.Pods;
 import dev.shortgate.system.database.LinkTables;
 import org.junit.jupiter.api.Test;

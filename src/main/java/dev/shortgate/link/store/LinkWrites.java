@@ -1,9 +1,10 @@
-package dev.shortgate.link;
+package dev.shortgate.link.store;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.List;
 
+import dev.shortgate.link.Link;
 import dev.shortgate.system.database.LinkTables;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -21,7 +22,7 @@ import reactor.core.publisher.Mono;
  * tables) and fails when {@code link} still holds the code.
  */
 @Repository
-class LinkWrites {
+public class LinkWrites {
 
     /** Single creates that run at once when a batch is written in the split layout, one transaction each. */
     static final int SPLIT_INSERTS_AT_ONCE = 16;
@@ -42,7 +43,7 @@ class LinkWrites {
      * ({@link LinkRepository#findByCodes}). Split, each link is inserted as {@link #insert} does, a few at once: a create key is
      * unique across the tables only through its claim, made in the transaction of its row.
      */
-    Mono<Long> insertAll(List<Link> links) {
+    public Mono<Long> insertAll(List<Link> links) {
         if (links.isEmpty()) {
             return Mono.just(0L);
         }
@@ -111,7 +112,7 @@ class LinkWrites {
      * generated link was created for exactly the same settings a moment earlier (the {@code create_key} unique key:
      * concurrent creates of one URL under a strategy whose candidates differ per create still make one row).
      */
-    Mono<Boolean> insert(Link link) {
+    public Mono<Boolean> insert(Link link) {
         if (!tables.split()) {
             return insertRow(LinkTables.LEGACY, link)
                     .map(rows -> rows > 0)
@@ -179,7 +180,7 @@ class LinkWrites {
      * Writes a live link's editable fields if it is still at {@code version}; emits {@code false} when it has
      * changed since (or is gone), so the caller can re-read it and apply its change again.
      */
-    Mono<Boolean> update(Link link, long version, Instant now) {
+    public Mono<Boolean> update(Link link, long version, Instant now) {
         return inEitherTable(link.code(), table -> updateIn(table, link, version, now));
     }
 
@@ -223,7 +224,7 @@ class LinkWrites {
     }
 
     /** Turns a live link into a tombstone; emits {@code false} when there was none. */
-    Mono<Boolean> markDeleted(String code, Instant now) {
+    public Mono<Boolean> markDeleted(String code, Instant now) {
         return inEitherTable(code, table -> db.sql("UPDATE " + table + " SET deleted_at = :now, version = version + 1, "
                         + "create_key = NULL WHERE code = :code AND deleted_at IS NULL")
                 .bind("code", code)

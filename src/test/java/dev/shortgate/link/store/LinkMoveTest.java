@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
+import dev.shortgate.link.Link;
 import dev.shortgate.system.database.LinkTables;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.create;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,9 +10,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.Created;
 import dev.shortgate.link.LinkService.ItemResult;
+import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkWrites;
 import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;

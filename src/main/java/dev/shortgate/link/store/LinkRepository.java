@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.store;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Set;
 
 import dev.shortgate.codegen.TakenCodes;
+import dev.shortgate.link.Link;
 import dev.shortgate.system.database.LinkTables;
 import io.r2dbc.spi.Readable;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
@@ -22,6 +24,7 @@ import reactor.core.publisher.Mono;
  * that do not know the code go to the view {@code link_all}, or to every table with its own limit.
  */
 @Repository
+@NamedInterface("store")
 public class LinkRepository implements TakenCodes {
 
     private final DatabaseClient db;
@@ -76,10 +79,10 @@ public class LinkRepository implements TakenCodes {
     }
 
     /** A link as stored, with the version a conditional {@link LinkWrites#update} must name. */
-    record Versioned(Link link, long version) {}
+    public record Versioned(Link link, long version) {}
 
     /** The link with this code and its current version, tombstones included, or empty. */
-    Mono<Versioned> findVersioned(String code) {
+    public Mono<Versioned> findVersioned(String code) {
         return readOne(
                         code,
                         LinkRows.COLUMNS + ", version",
@@ -88,7 +91,7 @@ public class LinkRepository implements TakenCodes {
     }
 
     /** Live generated links of any of these URLs, in one query; a batch's find-if-exists picks among them. */
-    Flux<Link> findGenerated(Collection<String> urls) {
+    public Flux<Link> findGenerated(Collection<String> urls) {
         if (urls.isEmpty()) {
             return Flux.empty();
         }
@@ -113,7 +116,7 @@ public class LinkRepository implements TakenCodes {
     }
 
     /** Live generated links of this URL; find-if-exists picks among them. */
-    Flux<Link> findGenerated(String url) {
+    public Flux<Link> findGenerated(String url) {
         return db.sql("SELECT " + LinkRows.COLUMNS + " FROM " + tables.all()
                         + " WHERE long_url_hash = :hash AND alias = FALSE " + "AND deleted_at IS NULL")
                 .bind("hash", LinkRows.hash(url))
@@ -125,7 +128,7 @@ public class LinkRepository implements TakenCodes {
      * The live generated link that was created for exactly these wanted settings ({@link #createKey}) and not
      * changed since, or empty.
      */
-    Mono<Link> findByCreateKey(Link wanted, int length) {
+    public Mono<Link> findByCreateKey(Link wanted, int length) {
         byte[] key = LinkRows.createKey(wanted, length);
         if (key == null) {
             return Mono.empty();
@@ -158,7 +161,7 @@ public class LinkRepository implements TakenCodes {
      * @param afterTime  the cursor's creation time, or {@code null} for the first page
      * @param afterCode  the cursor's code (ties on creation time are ordered by code)
      */
-    Flux<Link> page(Long owner, Instant afterTime, String afterCode, int limit) {
+    public Flux<Link> page(Long owner, Instant afterTime, String afterCode, int limit) {
         String order = "ORDER BY created_at DESC, code DESC LIMIT " + limit;
         String sql = tables.eachTable(
                 table -> "SELECT " + LinkRows.COLUMNS + " FROM " + table + " WHERE deleted_at IS NULL"

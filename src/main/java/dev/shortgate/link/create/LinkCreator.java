@@ -1,4 +1,4 @@
-package dev.shortgate.link;
+package dev.shortgate.link.create;
 
 import java.time.Duration;
 import java.util.List;
@@ -7,7 +7,12 @@ import dev.shortgate.codegen.CodeAllocator;
 import dev.shortgate.codegen.CodeSpaceExhaustedException;
 import dev.shortgate.codegen.CodeStrategies;
 import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkChanges;
+import dev.shortgate.link.LinkRequests;
 import dev.shortgate.link.LinkService.Created;
+import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkWrites;
 import dev.shortgate.system.problem.Problem;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,7 +24,7 @@ import reactor.core.publisher.Mono;
  * candidate; the primary key decides every race. A link made is announced to the caches through {@link LinkChanges}.
  */
 @Component
-class LinkCreator {
+public class LinkCreator {
 
     private final LinkRepository links;
     private final LinkWrites writes;
@@ -62,7 +67,7 @@ class LinkCreator {
         return allocator;
     }
 
-    Mono<Created> create(LinkRequests.Prepared prepared) {
+    public Mono<Created> create(LinkRequests.Prepared prepared) {
         return prepared.link().alias()
                 ? createAlias(prepared.link())
                 : createGenerated(prepared.link(), prepared.length());

@@ -1,9 +1,15 @@
-package dev.shortgate.link;
+package dev.shortgate.link.edit;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
+import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkChanges;
+import dev.shortgate.link.LinkPatch;
+import dev.shortgate.link.LinkRequests;
+import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkWrites;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.Problem;
 import org.springframework.stereotype.Component;
@@ -13,7 +19,7 @@ import reactor.util.retry.Retry;
 
 /** Changes and deletes links: the database first, then the caches through {@link LinkChanges}. */
 @Component
-class LinkEditor {
+public class LinkEditor {
 
     static final int PATCH_ATTEMPTS = 8;
 
@@ -44,7 +50,7 @@ class LinkEditor {
      * read, so two concurrent patches never undo each other's fields: the one that loses the race re-reads the
      * link and applies its patch to the new state, up to {@link #PATCH_ATTEMPTS} times.
      */
-    Mono<Link> update(String code, LinkPatch patch, ApiPrincipal caller) {
+    public Mono<Link> update(String code, LinkPatch patch, ApiPrincipal caller) {
         return Mono.defer(() -> access.changeableVersioned(code, caller).flatMap(current -> apply(current, patch)))
                 .retryWhen(Retry.max(PATCH_ATTEMPTS - 1).filter(LostRace.class::isInstance))
                 .onErrorMap(
@@ -103,7 +109,7 @@ class LinkEditor {
     }
 
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
-    Mono<Void> delete(String code, ApiPrincipal caller) {
+    public Mono<Void> delete(String code, ApiPrincipal caller) {
         Instant now = requests.now();
         return access.changeable(code, caller).flatMap(link -> writes.markDeleted(code, now)
                 .flatMap(deleted -> deleted
