@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
+import org.springframework.modulith.core.NamedInterface;
 import org.springframework.modulith.docs.Documenter;
 import org.springframework.modulith.docs.Documenter.CanvasOptions;
 import org.springframework.modulith.docs.Documenter.DiagramOptions;
@@ -48,6 +52,7 @@ class ModulesTest {
                 .writeIndividualModulesAsPlantUml(DiagramOptions.defaults())
                 .writeModuleCanvases(CanvasOptions.defaults())
                 .writeAggregatingDocument(DiagramOptions.defaults(), CanvasOptions.defaults());
+        Files.writeString(DOCS.resolve("README.md"), overview());
         try (Stream<Path> files = Files.list(DOCS)) {
             for (Path diagram :
                     files.filter(f -> f.toString().endsWith(".puml")).toList()) {
@@ -77,6 +82,72 @@ class ModulesTest {
 
     private static boolean generated(Path file) {
         String name = file.getFileName().toString();
-        return name.endsWith(".puml") || name.endsWith(".adoc");
+        return name.endsWith(".puml") || name.endsWith(".adoc") || name.equals("README.md");
+    }
+
+    /** Every module with what it offers (its named interfaces and their types) and what it may use. */
+    private static String overview() throws IOException {
+        StringBuilder out = new StringBuilder();
+        out.append("# Application modules\n\n")
+                .append(
+                        "Written by `ModulesTest` (`./mvnw test -Dtest=ModulesTest`) from the code; do not edit by hand.")
+                .append(" Each package under `dev.shortgate` is a Spring Modulith application module, verified by")
+                .append(" the same test: no cycles between modules, and a module uses only what another offers in a")
+                .append(" named interface and what its `@ApplicationModule(allowedDependencies)` lets it use.")
+                .append(" [`components.puml`](components.puml) draws them all; each module has a diagram")
+                .append(" (`module-<name>.puml`) and a canvas (`module-<name>.adoc`).\n\n")
+                .append("| Module | What it is | Named interfaces it offers | May use |\n")
+                .append("|---|---|---|---|\n");
+        for (ApplicationModule module : MODULES.stream()
+                .sorted(Comparator.comparing(m -> m.getIdentifier().toString()))
+                .toList()) {
+            String offers = module.getNamedInterfaces().stream()
+                    .filter(NamedInterface::isNamed)
+                    .map(named -> "`" + named.getName() + "`: " + types(module, named))
+                    .collect(Collectors.joining("<br>"));
+            String uses = module.getAllowedDependencies(MODULES).stream()
+                    .map(allowed -> "`" + allowed + "`")
+                    .sorted()
+                    .collect(Collectors.joining(", "));
+            out.append("| [")
+                    .append(module.getIdentifier())
+                    .append("](module-")
+                    .append(module.getIdentifier())
+                    .append(".adoc) | ")
+                    .append(summary(module))
+                    .append(" | ")
+                    .append(offers.isEmpty() ? "nothing" : offers)
+                    .append(" | ")
+                    .append(uses.isEmpty() ? "any module's named interfaces" : uses)
+                    .append(" |\n");
+        }
+        return out.toString();
+    }
+
+    /** The types of a named interface, by their names relative to the module's base package. */
+    private static String types(ApplicationModule module, NamedInterface named) {
+        int base = module.getBasePackage().getName().length() + 1;
+        return named.asJavaClasses()
+                .map(type -> type.getName().substring(base).replace('$', '.'))
+                .distinct()
+                .sorted()
+                .map(name -> "`" + name + "`")
+                .collect(Collectors.joining(", "));
+    }
+
+    /** The first sentence of the module's package documentation. */
+    private static String summary(ApplicationModule module) throws IOException {
+        Path info = Path.of("src/main/java", module.getBasePackage().getName().replace('.', '/'), "package-info.java");
+        if (!Files.exists(info)) {
+            return "";
+        }
+        String source = Files.readString(info);
+        String doc = source.substring(source.indexOf("/**") + 3, source.indexOf("*/"))
+                .replaceAll("(?m)^\\s*\\*\\s?", "")
+                .replaceAll("\\{@(?:code|link) (?:[\\w.]+\\.)?([^}]+)}", "`$1`")
+                .replaceAll("\\s+", " ")
+                .trim();
+        int end = doc.indexOf(". ");
+        return end < 0 ? doc : doc.substring(0, end + 1);
     }
 }

@@ -4,7 +4,7 @@ import java.util.List;
 
 import dev.shortgate.security.ClientIpResolver;
 import dev.shortgate.visit.OrphanVisitType;
-import dev.shortgate.visit.VisitRecorder;
+import dev.shortgate.visit.intake.VisitRecorder;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;

@@ -5,7 +5,7 @@ import static org.springframework.web.reactive.function.server.RequestPredicates
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.security.ClientIpResolver;
-import dev.shortgate.visit.VisitRecorder;
+import dev.shortgate.visit.intake.VisitRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
