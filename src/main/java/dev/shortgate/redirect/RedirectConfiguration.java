@@ -4,6 +4,18 @@ import java.time.Clock;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.redirect.guard.BloomShape;
+import dev.shortgate.redirect.guard.LocalCodeGuard;
+import dev.shortgate.redirect.guard.RedisCodeGuard;
+import dev.shortgate.redirect.guard.UnknownCodeGuard;
+import dev.shortgate.redirect.invalidation.CacheInvalidator;
+import dev.shortgate.redirect.invalidation.InvalidationBus;
+import dev.shortgate.redirect.invalidation.RedisInvalidationBus;
+import dev.shortgate.redirect.lookup.NearCache;
+import dev.shortgate.redirect.lookup.RedisCalls;
+import dev.shortgate.redirect.lookup.RedisLinks;
+import dev.shortgate.redirect.lookup.RedisTier;
+import dev.shortgate.redirect.lookup.TieredLinkLookup;
 import dev.shortgate.system.database.DatabaseDialect;
 import dev.shortgate.system.redis.RedisConfigured;
 import dev.shortgate.system.redis.SharedRedis;

@@ -1,0 +1,11 @@
+/**
+ * The redirect path: {@code GET|HEAD /{code}} on the traffic port. A request reads {@code http/RedirectHandler} (or,
+ * for a near-cache hit, {@code http/FastRedirects} below Spring's dispatcher) {@code → http/Redirects →
+ * lookup/LinkLookup} ({@code TieredLinkLookup: NearCache → RedisLinks → link's LinkRepository}), stopped early for
+ * unknown codes by the {@code guard/}, {@code → visit's VisitRecorder}. The write side reaches the caches through
+ * link's {@code LinkChanges}, which {@code invalidation/CacheInvalidator} implements and tells every pod about.
+ * This package holds the settings and the wiring of the tiers.
+ *
+ * <p>Nothing depends on this module: it offers no named interface.
+ */
+package dev.shortgate.redirect;
