@@ -1,5 +1,7 @@
 package dev.shortgate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +34,21 @@ class ModulesTest {
     @Test
     void modulesHaveNoCyclesAndReachOnlyIntoNamedInterfaces() {
         MODULES.verify();
+    }
+
+    @Test
+    void everyModuleDeclaresWhatItMayUse() throws ClassNotFoundException {
+        for (ApplicationModule module : MODULES) {
+            String name = module.getBasePackage().getName();
+            org.springframework.modulith.ApplicationModule declared = Class.forName(name + ".package-info")
+                    .getAnnotation(org.springframework.modulith.ApplicationModule.class);
+            assertThat(declared)
+                    .as("@ApplicationModule(allowedDependencies = ...) on %s", name)
+                    .isNotNull();
+            assertThat(declared.allowedDependencies())
+                    .as("allowed dependencies of %s", name)
+                    .doesNotContain(org.springframework.modulith.ApplicationModule.OPEN_TOKEN);
+        }
     }
 
     @Test
@@ -118,7 +135,7 @@ class ModulesTest {
                     .append(" | ")
                     .append(offers.isEmpty() ? "nothing" : offers)
                     .append(" | ")
-                    .append(uses.isEmpty() ? "any module's named interfaces" : uses)
+                    .append(uses.isEmpty() ? "no other module" : uses)
                     .append(" |\n");
         }
         return out.toString();
@@ -144,10 +161,11 @@ class ModulesTest {
         String source = Files.readString(info);
         String doc = source.substring(source.indexOf("/**") + 3, source.indexOf("*/"))
                 .replaceAll("(?m)^\\s*\\*\\s?", "")
-                .replaceAll("\\{@(?:code|link) (?:[\\w.]+\\.)?([^}]+)}", "`$1`")
+                .replaceAll("\\{@link (?:[a-z]\\w*\\.)*([^{}]+)}", "`$1`")
+                .replaceAll("\\{@code ((?:[^{}]|\\{[^{}]*})+)}", "`$1`")
                 .replaceAll("\\s+", " ")
                 .trim();
         int end = doc.indexOf(". ");
-        return end < 0 ? doc : doc.substring(0, end + 1);
+        return (end < 0 ? doc : doc.substring(0, end + 1)).replace("|", "\\|");
     }
 }

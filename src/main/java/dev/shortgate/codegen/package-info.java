@@ -8,4 +8,7 @@
  * <p>Named interface {@code codes}: the allocator, the strategies, the alphabet ({@link dev.shortgate.codegen.Base62})
  * and code lengths, the settings, and {@link dev.shortgate.codegen.TakenCodes}, which the link feature answers.
  */
+@ApplicationModule(allowedDependencies = {"system :: *"})
 package dev.shortgate.codegen;
+
+import org.springframework.modulith.ApplicationModule;

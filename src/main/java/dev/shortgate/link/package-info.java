@@ -9,4 +9,8 @@
  * dev.shortgate.link.LinkChanges}), {@code service} ({@link dev.shortgate.link.LinkService} and its requests, for
  * Shlink's adapter) and {@code store} (reads of the link tables: {@code LinkRepository} and {@code LinkRows}).
  */
+@ApplicationModule(
+        allowedDependencies = {"codegen :: codes", "security :: principal", "security :: url-policy", "system :: *"})
 package dev.shortgate.link;
+
+import org.springframework.modulith.ApplicationModule;

@@ -8,4 +8,16 @@
  *
  * <p>Nothing depends on this module: it offers no named interface.
  */
+@ApplicationModule(
+        allowedDependencies = {
+            "link :: changes",
+            "link :: model",
+            "link :: store",
+            "visit :: counts",
+            "visit :: recording",
+            "security :: clients",
+            "system :: *"
+        })
 package dev.shortgate.redirect;
+
+import org.springframework.modulith.ApplicationModule;

@@ -6,4 +6,7 @@
  * {@code clients} (who the client of a request is, {@link dev.shortgate.security.ClientIpResolver}, and how often it
  * may ask, {@link dev.shortgate.security.ApiRateLimiter}).
  */
+@ApplicationModule(allowedDependencies = {"system :: *"})
 package dev.shortgate.security;
+
+import org.springframework.modulith.ApplicationModule;

@@ -5,4 +5,7 @@
  * interface that any module may use; the wiring (health, readiness, environment post-processors, observations and
  * the injected clock) stays internal.
  */
+@ApplicationModule(allowedDependencies = {})
 package dev.shortgate.system;
+
+import org.springframework.modulith.ApplicationModule;

@@ -11,4 +11,8 @@
  * {@code counts} ({@code VisitCounts}, for {@code maxVisits}) and {@code orphans} (orphan visits as recorded, for
  * Shlink's adapter).
  */
+@ApplicationModule(
+        allowedDependencies = {"link :: model", "security :: clients", "security :: principal", "system :: *"})
 package dev.shortgate.visit;
+
+import org.springframework.modulith.ApplicationModule;
