@@ -12,7 +12,6 @@ import dev.shortgate.redirect.invalidation.CacheInvalidator;
 import dev.shortgate.redirect.invalidation.InvalidationBus;
 import dev.shortgate.redirect.invalidation.RedisInvalidationBus;
 import dev.shortgate.redirect.lookup.NearCache;
-import dev.shortgate.redirect.lookup.RedisCalls;
 import dev.shortgate.redirect.lookup.RedisLinks;
 import dev.shortgate.redirect.lookup.RedisTier;
 import dev.shortgate.redirect.lookup.TieredLinkLookup;

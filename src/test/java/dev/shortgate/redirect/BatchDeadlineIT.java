@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.shortgate.redirect.lookup.RedisCalls;
 import dev.shortgate.support.Pods;
 import dev.shortgate.support.StalledRedis;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 
 import dev.shortgate.redirect.lookup.NearCache;
-import dev.shortgate.redirect.lookup.RedisCalls;
 import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;

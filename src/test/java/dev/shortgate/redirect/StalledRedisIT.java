@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.shortgate.redirect.lookup.NearCache;
-import dev.shortgate.redirect.lookup.RedisCalls;
 import dev.shortgate.support.Pods;
 import dev.shortgate.support.StalledRedis;
 import io.micrometer.core.instrument.MeterRegistry;

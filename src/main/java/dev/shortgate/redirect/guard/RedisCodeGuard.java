@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.store.LinkRepository;
-import dev.shortgate.redirect.lookup.RedisCalls;
+import dev.shortgate.redirect.RedisCalls;
 import io.lettuce.core.BitFieldArgs;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.Value;

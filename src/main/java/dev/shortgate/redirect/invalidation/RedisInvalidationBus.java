@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.shortgate.redirect.RedirectProperties;
-import dev.shortgate.redirect.lookup.RedisCalls;
+import dev.shortgate.redirect.RedisCalls;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.ReactiveSubscription;
 import org.springframework.data.redis.listener.ChannelTopic;

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.redirect.RedirectProperties;
+import dev.shortgate.redirect.RedisCalls;
 import io.lettuce.core.SetArgs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
-import dev.shortgate.redirect.lookup.RedisCalls;
+import dev.shortgate.redirect.RedisCalls;
 import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.Awaitility;

@@ -1,4 +1,4 @@
-package dev.shortgate.redirect.lookup;
+package dev.shortgate.redirect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.shortgate.redirect.lookup;
+package dev.shortgate.redirect;
 
 import java.time.Duration;
 import java.util.EnumMap;
@@ -57,7 +57,7 @@ public final class RedisCalls {
     private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
 
     /** @param name the circuit breaker's name, {@code redis} or {@code redis-writes} */
-    public RedisCalls(
+    RedisCalls(
             String name,
             SharedRedis redis,
             Duration timeout,
@@ -72,7 +72,7 @@ public final class RedisCalls {
      * Calls on the same connection as {@code other}, judged by the same answers: any reply on the connection shows
      * that Redis is answering, whichever calls it belongs to.
      */
-    public RedisCalls(
+    RedisCalls(
             String name,
             RedisCalls other,
             Duration timeout,
@@ -158,7 +158,7 @@ public final class RedisCalls {
      * timeout without an answer, one {@code PING}, waited for up to the queueing limit. Without it, a breaker that had
      * opened would judge its first probes by a silence of its own making.
      */
-    public Disposable heartbeat(Duration queueingLimit) {
+    Disposable heartbeat(Duration queueingLimit) {
         return Flux.interval(timeout, timeout, timer)
                 .onBackpressureDrop() // ticks while a PING is out are skipped
                 .filter(tick -> !liveness.answeredWithin())
