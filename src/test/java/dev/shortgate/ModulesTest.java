@@ -67,8 +67,9 @@ class ModulesTest {
                         Options.defaults().withOutputFolder(DOCS.toString()).withoutClean())
                 .writeModulesAsPlantUml(DiagramOptions.defaults())
                 .writeIndividualModulesAsPlantUml(DiagramOptions.defaults())
-                .writeModuleCanvases(CanvasOptions.defaults())
-                .writeAggregatingDocument(DiagramOptions.defaults(), CanvasOptions.defaults());
+                .writeModuleCanvases(CanvasOptions.defaults().revealInternals())
+                .writeAggregatingDocument(
+                        DiagramOptions.defaults(), CanvasOptions.defaults().revealInternals());
         Files.writeString(DOCS.resolve("README.md"), overview());
         try (Stream<Path> files = Files.list(DOCS)) {
             for (Path diagram :
