@@ -1,6 +1,9 @@
 package dev.shortgate.codegen;
 
+import org.springframework.modulith.NamedInterface;
+
 /** The code alphabet {@code 0-9a-zA-Z}, and fixed-length base-62 writing of a 64-bit window. */
+@NamedInterface("codes")
 public final class Base62 {
 
     public static final String ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

@@ -2,12 +2,14 @@ package dev.shortgate.codegen;
 
 import java.util.List;
 
+import org.springframework.modulith.NamedInterface;
 import reactor.core.publisher.Mono;
 
 /**
  * Where candidate codes come from: the configured strategy ({@code shortgate.codegen.strategy}). A strategy decides
  * only which codes are tried, in which order; the database's primary key still decides who owns each one.
  */
+@NamedInterface("codes")
 public interface CandidateSource {
 
     /**

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.springframework.modulith.NamedInterface;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -18,6 +19,7 @@ import reactor.core.publisher.Mono;
  * {@link CodeSpaceExhaustedException}, never an endless loop. The URL that is stored is always the original:
  * the salt only changes the hash input.
  */
+@NamedInterface("codes")
 public final class CodeAllocator {
 
     private final CandidateSource candidates;

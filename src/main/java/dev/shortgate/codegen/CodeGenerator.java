@@ -11,6 +11,8 @@ import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import org.springframework.modulith.NamedInterface;
+
 /**
  * Short-code candidates from a keyed hash of the URL: the usual hash-then-take-characters scheme, keyed and made
  * uniform (strategy {@code hash} of {@code docs/adr/0007-code-strategies.md}).
@@ -23,6 +25,7 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Thread-safe; {@link Mac} instances are kept per thread.
  */
+@NamedInterface("codes")
 public final class CodeGenerator {
 
     public static final int MIN_LENGTH = 1;

@@ -1,6 +1,9 @@
 package dev.shortgate.codegen;
 
+import org.springframework.modulith.NamedInterface;
+
 /** Every candidate of every allowed round was taken by another URL. */
+@NamedInterface("codes")
 public final class CodeSpaceExhaustedException extends RuntimeException {
 
     private final int length;

@@ -3,10 +3,13 @@ package dev.shortgate.codegen;
 import java.time.Clock;
 import java.util.function.Function;
 
+import org.springframework.modulith.NamedInterface;
+
 /**
  * Makes the configured strategy's {@link CandidateSource} once the codegen secret is known (it is read from the
  * database when not configured, so it is not there when the application is wired).
  */
+@NamedInterface("codes")
 public final class CodeStrategies {
 
     private final CodeStrategy strategy;

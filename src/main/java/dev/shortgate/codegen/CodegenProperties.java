@@ -2,7 +2,7 @@ package dev.shortgate.codegen;
 
 import java.time.Duration;
 
-import dev.shortgate.system.SecretSettings;
+import dev.shortgate.system.settings.SecretSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -10,6 +10,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -26,6 +27,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.codegen")
 @Validated
+@NamedInterface("codes")
 public record CodegenProperties(
         String secret,
         @DefaultValue("8") @Min(1) @Max(1024) int maxRounds,

@@ -2,6 +2,8 @@ package dev.shortgate.link;
 
 import java.time.Instant;
 
+import org.springframework.modulith.NamedInterface;
+
 /**
  * Body of {@code POST /api/v1/links} (and of each batch item).
  *
@@ -14,6 +16,7 @@ import java.time.Instant;
  * @param redirectStatus 301, 302 (default), 307 or 308
  * @param forwardQuery   append the visitor's query string to the target
  */
+@NamedInterface("service")
 public record CreateLinkRequest(
         String url,
         Integer length,

@@ -3,6 +3,8 @@ package dev.shortgate.link;
 import java.time.Instant;
 import java.util.Objects;
 
+import org.springframework.modulith.NamedInterface;
+
 /**
  * A short link: a code and the URL it redirects to, with the rules it redirects by.
  *
@@ -18,6 +20,7 @@ import java.util.Objects;
  * @param apiKeyId       the API key that created it, or {@code null} for the configured admin key
  * @param deletedAt      when it was deleted (a tombstone: its code is never reused), or {@code null}
  */
+@NamedInterface("model")
 public record Link(
         String code,
         String url,
@@ -83,7 +86,7 @@ public record Link(
     }
 
     /** Whether this link already is what a create request with these settings would make. */
-    boolean satisfies(Link wanted) {
+    public boolean satisfies(Link wanted) {
         return deletedAt == null
                 && !disabled
                 && url.equals(wanted.url)

@@ -2,6 +2,7 @@ package dev.shortgate.link;
 
 import java.util.List;
 
+import org.springframework.modulith.NamedInterface;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -10,6 +11,7 @@ import reactor.core.publisher.Mono;
  * implements this: it writes the link through to its caches and tells other pods to drop what they hold.
  * Implementations must not fail the write: the database is the source of truth and is already written.
  */
+@NamedInterface("changes")
 public interface LinkChanges {
 
     /** A link was created; caches may hold a negative entry for its code. */

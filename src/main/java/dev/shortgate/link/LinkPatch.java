@@ -4,8 +4,9 @@ import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import dev.shortgate.system.JsonProblems;
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.JsonProblems;
+import dev.shortgate.system.problem.Problem;
+import org.springframework.modulith.NamedInterface;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,6 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param redirectStatus 301, 302, 307 or 308
  * @param forwardQuery   append the visitor's query string to the target
  */
+@NamedInterface("service")
 public record LinkPatch(
         Set<String> present,
         String url,
@@ -48,7 +50,7 @@ public record LinkPatch(
     }
 
     /** Binds a patch body; a field that is not editable, or a value of the wrong type or range, is a 400. */
-    static LinkPatch of(ObjectNode body, JsonMapper json) {
+    public static LinkPatch of(ObjectNode body, JsonMapper json) {
         Set<String> named = new LinkedHashSet<>(body.propertyNames());
         for (String field : named) {
             if (!EDITABLE.contains(field)) {
@@ -73,7 +75,7 @@ public record LinkPatch(
                 values.forwardQuery());
     }
 
-    boolean has(String field) {
+    public boolean has(String field) {
         return present.contains(field);
     }
 }

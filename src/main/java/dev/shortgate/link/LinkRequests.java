@@ -11,13 +11,13 @@ import dev.shortgate.codegen.CodegenProperties;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.security.UrlPolicy;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 
 /** Checks a create request and turns it into the link it asks for; the rules every field of a link follows. */
 @Component
-class LinkRequests {
+public class LinkRequests {
 
     /** First path segments that must stay free for the service itself (compared case-insensitively). */
     static final Set<String> RESERVED = Set.of(
@@ -53,9 +53,9 @@ class LinkRequests {
     }
 
     /** A create request checked: the link it asks for (no code yet unless it is an alias) and the code length. */
-    record Prepared(Link link, int length) {}
+    public record Prepared(Link link, int length) {}
 
-    Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
+    public Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
         caller.require(ApiScope.ADMIN, ApiScope.CREATE);
         String url = urlPolicy.normalize(request.url());
         Instant now = now();
@@ -104,11 +104,11 @@ class LinkRequests {
     }
 
     /** {@code url} checked and normalised by the URL policy. */
-    String url(String url) {
+    public String url(String url) {
         return urlPolicy.normalize(url);
     }
 
-    static void checkStatus(int status) {
+    public static void checkStatus(int status) {
         if (!REDIRECT_STATUSES.contains(status)) {
             throw invalid("redirectStatus", "redirectStatus must be 301, 302, 307 or 308.");
         }
@@ -128,11 +128,11 @@ class LinkRequests {
         return alias;
     }
 
-    static ProblemException invalid(String field, String detail) {
+    public static ProblemException invalid(String field, String detail) {
         return Problem.INVALID_REQUEST.toException(detail).with("field", field);
     }
 
-    Instant now() {
+    public Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 }

@@ -2,9 +2,16 @@ package dev.shortgate.link;
 
 import java.util.List;
 
+import dev.shortgate.link.create.BatchCreator;
+import dev.shortgate.link.create.CreateQueue;
+import dev.shortgate.link.create.LinkCreator;
+import dev.shortgate.link.edit.LinkAccess;
+import dev.shortgate.link.edit.LinkEditor;
+import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.ProblemException;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Service;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -17,6 +24,7 @@ import reactor.core.publisher.Mono;
  * {@link LinkChanges}.
  */
 @Service
+@NamedInterface("service")
 public class LinkService {
 
     static final int MAX_PAGE = 100;
@@ -50,16 +58,16 @@ public class LinkService {
     public record Created(Link link, boolean created) {}
 
     /** One page of links and the cursor of the next, if any. */
-    record Page(List<Link> links, String nextCursor) {}
+    public record Page(List<Link> links, String nextCursor) {}
 
     /** One batch item's outcome: the link made or found, or the problem it answers. */
-    record ItemResult(int index, Created created, ProblemException problem) {
+    public record ItemResult(int index, Created created, ProblemException problem) {
 
-        static ItemResult of(int index, Created created) {
+        public static ItemResult of(int index, Created created) {
             return new ItemResult(index, created, null);
         }
 
-        static ItemResult failed(int index, ProblemException problem) {
+        public static ItemResult failed(int index, ProblemException problem) {
             return new ItemResult(index, null, problem);
         }
     }
@@ -72,7 +80,7 @@ public class LinkService {
     }
 
     /** See {@link BatchCreator#create}. */
-    Flux<ItemResult> createBatch(List<CreateLinkRequest> items, ApiPrincipal caller, int concurrency) {
+    public Flux<ItemResult> createBatch(List<CreateLinkRequest> items, ApiPrincipal caller, int concurrency) {
         return batches.create(items, caller, concurrency);
     }
 
@@ -81,7 +89,7 @@ public class LinkService {
     }
 
     /** Links newest first, {@code limit} at a time (1 to {@value #MAX_PAGE}); a CREATE key sees only its own. */
-    Mono<Page> list(String cursor, Integer limit, ApiPrincipal caller) {
+    public Mono<Page> list(String cursor, Integer limit, ApiPrincipal caller) {
         return Mono.defer(() -> {
             int size = limit == null ? 50 : limit;
             if (size < 1 || size > MAX_PAGE) {

@@ -2,6 +2,7 @@ package dev.shortgate.redirect;
 
 import java.time.Duration;
 
+import dev.shortgate.redirect.lookup.NearCache;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -34,7 +35,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.redirect")
 @Validated
-record RedirectProperties(
+public record RedirectProperties(
         @Valid @DefaultValue NearCache nearCache,
         @Valid @DefaultValue Redis redis,
         @NotNull @DefaultValue("1h") Duration permanentMaxAge,
@@ -45,7 +46,7 @@ record RedirectProperties(
         @Positive @DefaultValue("200") int maxDbLookups,
         @NotNull @DefaultValue("3s") Duration drainTimeout) {
 
-    RedirectProperties {
+    public RedirectProperties {
         if (redis.queueingLimit().compareTo(redis.timeout()) < 0) {
             throw new IllegalArgumentException("shortgate.redirect.redis.queueing-limit (" + redis.queueingLimit()
                     + ") must not be below shortgate.redirect.redis.timeout (" + redis.timeout() + ")");
@@ -70,7 +71,7 @@ record RedirectProperties(
      * @param maxLoads    most lookups below the near cache in flight at once on a pod; a miss past this answers
      *                    503 with Retry-After at once instead of queueing behind the others
      */
-    record NearCache(
+    public record NearCache(
             @Positive @DefaultValue("100000") long maxSize,
             @NotNull @DefaultValue("60s") Duration ttl,
             @NotNull @DefaultValue("5s") Duration negativeTtl,
@@ -89,7 +90,7 @@ record RedirectProperties(
      * @param refresh           without Redis: how often a pod adds the codes created since its last look (by other
      *                          pods sharing the database, or inserted directly)
      */
-    record Guard(
+    public record Guard(
             @DefaultValue("true") boolean enabled,
             @Positive @DefaultValue("10000000") long expectedLinks,
 
@@ -111,7 +112,7 @@ record RedirectProperties(
      *                  take when it was made
      * @param writes    what creates and changes write to Redis: bounds and a circuit breaker of their own
      */
-    record Redis(
+    public record Redis(
             @NotNull @DefaultValue("100ms") Duration timeout,
             @NotNull @DefaultValue("500ms") Duration queueingLimit,
             @NotNull @DefaultValue("1h") Duration ttl,
@@ -119,7 +120,7 @@ record RedirectProperties(
             @Valid @DefaultValue Repair repair,
             @Valid @DefaultValue Writes writes) {
 
-        Redis {
+        public Redis {
             if (writes.deadline().compareTo(writes.timeout()) < 0) {
                 throw new IllegalArgumentException("shortgate.redirect.redis.writes.deadline (" + writes.deadline()
                         + ") must not be below shortgate.redirect.redis.writes.timeout (" + writes.timeout() + ")");
@@ -133,7 +134,7 @@ record RedirectProperties(
          *                 and the longest a create's whole announcement (the guard's bits, the links, the
          *                 invalidation messages) may take; what did not make it is retried in the background
          */
-        record Writes(
+        public record Writes(
                 @NotNull @DefaultValue("500ms") Duration timeout,
                 @NotNull @DefaultValue("2s") Duration deadline) {}
 
@@ -142,16 +143,16 @@ record RedirectProperties(
          * @param firstBackoff wait before the first retry; it doubles each time, with jitter
          * @param maxBackoff   longest wait between retries
          */
-        record Repair(
+        public record Repair(
                 @Positive @DefaultValue("20") int attempts,
                 @NotNull @DefaultValue("500ms") Duration firstBackoff,
                 @NotNull @DefaultValue("30s") Duration maxBackoff) {}
 
-        String linkKey(String code) {
+        public String linkKey(String code) {
             return keyPrefix + "link:" + code;
         }
 
-        String invalidationChannel() {
+        public String invalidationChannel() {
             return keyPrefix + "invalidate";
         }
     }

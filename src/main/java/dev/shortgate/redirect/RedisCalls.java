@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.shortgate.system.SharedRedis;
+import dev.shortgate.system.redis.SharedRedis;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -38,9 +38,9 @@ import reactor.core.scheduler.Scheduler;
  * reset connections and Redis errors always count. An overloaded pod thus neither opens its breaker nor sends every
  * lookup to the slower database exactly when it can least afford it.
  */
-final class RedisCalls {
+public final class RedisCalls {
 
-    enum Operation {
+    public enum Operation {
         GET,
         SET,
         DELETE,
@@ -115,7 +115,7 @@ final class RedisCalls {
      * or {@code collectList()}) before it is handed over. A {@code Flux} adapted with {@code Mono.from} would be
      * cancelled at its first reply, and the commands not yet written would never reach Redis.
      */
-    <T> Mono<T> call(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
+    public <T> Mono<T> call(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
         return bounded(command)
                 .transformDeferred(CircuitBreakerOperator.of(breaker))
                 .doOnError(e -> errors.get(operation).increment());
@@ -127,7 +127,7 @@ final class RedisCalls {
      * Cluster it opens when one master fails, while the node that holds the guard still answers every other pod. A
      * guard write refused here would then let those pods answer 404 for a code that exists.
      */
-    <T> Mono<T> callPastBreaker(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
+    public <T> Mono<T> callPastBreaker(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
         return bounded(command).doOnError(e -> errors.get(operation).increment());
     }
 
@@ -173,12 +173,12 @@ final class RedisCalls {
     }
 
     /** The connection's commands without timeout or breaker, for long background work (building the guard). */
-    Mono<SharedRedis.Commands> unguarded() {
+    public Mono<SharedRedis.Commands> unguarded() {
         return redis.commands();
     }
 
     /** The breaker; tests force it open to stand for a Redis that refuses calls. */
-    CircuitBreaker circuitBreaker() {
+    public CircuitBreaker circuitBreaker() {
         return breaker;
     }
 

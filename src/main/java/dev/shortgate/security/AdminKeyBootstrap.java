@@ -1,6 +1,6 @@
 package dev.shortgate.security;
 
-import dev.shortgate.system.DatabaseDialect;
+import dev.shortgate.system.database.DatabaseDialect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

@@ -3,8 +3,8 @@ package dev.shortgate.security;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;

@@ -15,7 +15,7 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.google.common.hash.Hashing;
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import org.springframework.util.StringUtils;

@@ -1,6 +1,7 @@
 package dev.shortgate.security;
 
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
@@ -10,6 +11,7 @@ import org.springframework.web.server.ServerWebExchange;
  * @param name  the key's name, for logs and listings (never the key itself)
  * @param scope what the key may do
  */
+@NamedInterface("principal")
 public record ApiPrincipal(Long keyId, String name, ApiScope scope) {
 
     static final String ATTRIBUTE = ApiPrincipal.class.getName();

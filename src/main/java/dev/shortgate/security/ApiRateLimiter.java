@@ -5,8 +5,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -25,6 +26,7 @@ import reactor.core.publisher.Mono;
  * than failing or waving everything through.
  */
 @Component
+@NamedInterface("clients")
 public class ApiRateLimiter {
 
     private static final Logger log = LoggerFactory.getLogger(ApiRateLimiter.class);

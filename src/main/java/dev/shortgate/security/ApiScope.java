@@ -2,7 +2,10 @@ package dev.shortgate.security;
 
 import java.util.Locale;
 
+import org.springframework.modulith.NamedInterface;
+
 /** What an API key may do. */
+@NamedInterface("principal")
 public enum ApiScope {
     /** Everything, including managing keys and changing any link. */
     ADMIN,

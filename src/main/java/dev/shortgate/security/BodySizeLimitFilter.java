@@ -1,6 +1,6 @@
 package dev.shortgate.security;
 
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpMethod;

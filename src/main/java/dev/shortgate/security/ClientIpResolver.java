@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import org.springframework.modulith.NamedInterface;
+
 /**
  * The one place that decides which address a request came from.
  *
@@ -19,6 +21,7 @@ import java.util.regex.Pattern;
  * <p>Hops are parsed as IP literals only; a hop that is not one ends the walk at the last trusted proxy, and no
  * value ever triggers a DNS look-up.
  */
+@NamedInterface("clients")
 public final class ClientIpResolver {
 
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import com.ibm.icu.text.IDNA;
-import dev.shortgate.system.Problem;
+import dev.shortgate.system.problem.Problem;
 
 /**
  * Host names (not IP literals) as {@link UrlPolicy} judges them: UTS #46 non-transitional IDNA with STD3 rules, as

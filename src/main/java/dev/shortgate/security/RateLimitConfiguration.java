@@ -1,7 +1,7 @@
 package dev.shortgate.security;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.shortgate.system.RedisConfigured;
+import dev.shortgate.system.redis.RedisConfigured;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;

@@ -5,8 +5,8 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.settings.ShortgateProperties;
 import inet.ipaddr.IPAddress;
 
 /**

@@ -2,7 +2,7 @@ package dev.shortgate.security;
 
 import java.time.Duration;
 
-import dev.shortgate.system.SecretSettings;
+import dev.shortgate.system.settings.SecretSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;

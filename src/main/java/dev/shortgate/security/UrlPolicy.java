@@ -8,11 +8,12 @@ import java.util.regex.Pattern;
 
 import com.google.common.base.CharMatcher;
 import com.google.common.net.PercentEscaper;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
+import dev.shortgate.system.settings.ShortgateProperties;
 import inet.ipaddr.IPAddress;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Component;
 
 /**
@@ -48,6 +49,7 @@ import org.springframework.stereotype.Component;
  * <p>Each refusal is a {@link ProblemException} with its own stable type, thrown before anything is written.
  */
 @Component
+@NamedInterface("url-policy")
 public class UrlPolicy {
 
     public static final int MAX_LENGTH = 4096;

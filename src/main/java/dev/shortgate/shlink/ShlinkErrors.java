@@ -4,8 +4,8 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;

@@ -12,8 +12,8 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.shortgate.link.Link;
-import dev.shortgate.visit.OrphanVisits;
 import dev.shortgate.visit.Visitor;
+import dev.shortgate.visit.orphan.OrphanVisits;
 
 /** The shapes of Shlink's REST API v3 (its {@code docs/swagger/definitions}), and its date format. */
 final class ShlinkJson {

@@ -2,7 +2,7 @@ package dev.shortgate.shlink;
 
 import java.util.List;
 
-import dev.shortgate.system.ProblemException;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;

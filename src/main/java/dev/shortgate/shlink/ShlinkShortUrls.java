@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.shortgate.link.LinkRows;
-import dev.shortgate.system.LinkTables;
+import dev.shortgate.link.store.LinkRows;
+import dev.shortgate.system.database.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.shortgate.security.ApiPrincipal;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;

@@ -2,7 +2,7 @@ package dev.shortgate.shlink;
 
 import java.util.List;
 
-import dev.shortgate.system.LinkTables;
+import dev.shortgate.system.database.LinkTables;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;

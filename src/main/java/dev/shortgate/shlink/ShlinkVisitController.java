@@ -7,10 +7,10 @@ import java.util.Map;
 
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.visit.OrphanVisitType;
-import dev.shortgate.visit.OrphanVisits;
+import dev.shortgate.visit.orphan.OrphanVisits;
 import org.springframework.http.MediaType;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.DeleteMapping;

@@ -1,7 +1,7 @@
 package dev.shortgate.visit;
 
 /** The dimensions visits are counted by, with their fixed ids in {@code visit_dim_stats.dim}. */
-enum Dimension {
+public enum Dimension {
     COUNTRY(1),
     BROWSER(2),
     OS(3),
@@ -9,9 +9,9 @@ enum Dimension {
     REFERRER_HOST(5);
 
     /** The label visits get when their dimension cannot be kept apart (label or distinct-entry bounds). */
-    static final String OTHER = "other";
+    public static final String OTHER = "other";
 
-    final int id;
+    public final int id;
 
     Dimension(int id) {
         this.id = id;

@@ -16,10 +16,10 @@ import reactor.core.publisher.Mono;
  * JFR profile put at about 30% of the application's CPU for 7,000-value batches); elsewhere (H2) as the driver's
  * bind markers, bound by index through the R2DBC {@link Statement}.
  */
-final class MultiRowSql {
+public final class MultiRowSql {
 
     /** A statement in the driver's bind-marker syntax and its values by index ({@code null} binds a NULL string). */
-    record Sql(String text, Object[] values) {
+    public record Sql(String text, Object[] values) {
         static Sql of(String text) {
             return new Sql(text, new Object[0]);
         }
@@ -45,7 +45,7 @@ final class MultiRowSql {
      * The statement that bounds this session's lock waits, so a write that cannot get a lock (a table lock,
      * {@code FLUSH TABLES WITH READ LOCK}) fails and rolls back instead of hanging; {@code null} where there is none.
      */
-    Sql lockWaits() {
+    public Sql lockWaits() {
         return inlineLiterals && lockWaitSeconds > 0
                 ? Sql.of("SET SESSION lock_wait_timeout = " + lockWaitSeconds + ", innodb_lock_wait_timeout = "
                         + lockWaitSeconds)
@@ -53,7 +53,7 @@ final class MultiRowSql {
     }
 
     /** {@code prefix (..), (..), ... suffix}, every row with the same number of values. */
-    Sql multiRow(String prefix, List<Object[]> rows, String suffix) {
+    public Sql multiRow(String prefix, List<Object[]> rows, String suffix) {
         int columns = rows.isEmpty() ? 0 : rows.get(0).length;
         StringBuilder sql = new StringBuilder(
                         prefix.length() + suffix.length() + rows.size() * columns * (inlineLiterals ? 32 : 5))
@@ -81,7 +81,7 @@ final class MultiRowSql {
     }
 
     /** Runs one statement; the rows it changed. */
-    Mono<Long> execute(Sql sql) {
+    public Mono<Long> execute(Sql sql) {
         return db.inConnection(connection -> {
             Statement statement = connection.createStatement(sql.text());
             Object[] values = sql.values();
@@ -99,7 +99,7 @@ final class MultiRowSql {
     }
 
     /** Runs the statements in order, after the lock-wait bound; the caller makes it one transaction. */
-    Mono<Void> executeAll(List<Sql> statements) {
+    public Mono<Void> executeAll(List<Sql> statements) {
         Sql waits = lockWaits();
         Flux<Sql> all = waits == null
                 ? Flux.fromIterable(statements)

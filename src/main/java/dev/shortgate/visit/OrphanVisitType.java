@@ -1,9 +1,13 @@
 package dev.shortgate.visit;
 
+import dev.shortgate.visit.counts.VisitTally;
+import org.springframework.modulith.NamedInterface;
+
 /**
  * What an orphan visit asked for, in Shlink's terms: a request that reached no link. Each type has a stable id
  * (the {@code type} column of {@code orphan_visit} and {@code orphan_visit_stats}) and Shlink's name.
  */
+@NamedInterface({"recording", "orphans"})
 public enum OrphanVisitType {
     /** {@code GET /{code}} for a code that leads nowhere (unknown, disabled or deleted). */
     INVALID_SHORT_URL(1, "invalid_short_url"),
@@ -15,9 +19,9 @@ public enum OrphanVisitType {
     /** Tally keys of orphan visits start with this; no short code can ({@code link.Link#CODE}). */
     static final char TALLY_KEY_PREFIX = '/';
 
-    final int id;
+    public final int id;
     private final String value;
-    final String tallyKey;
+    public final String tallyKey;
 
     OrphanVisitType(int id, String value) {
         this.id = id;
@@ -40,7 +44,7 @@ public enum OrphanVisitType {
         return null;
     }
 
-    static OrphanVisitType ofId(int id) {
+    public static OrphanVisitType ofId(int id) {
         for (OrphanVisitType type : values()) {
             if (type.id == id) {
                 return type;
@@ -50,7 +54,7 @@ public enum OrphanVisitType {
     }
 
     /** The type a {@link VisitTally} key stands for, or {@code null} for a link's code. */
-    static OrphanVisitType ofTallyKey(String key) {
+    public static OrphanVisitType ofTallyKey(String key) {
         if (key.isEmpty() || key.charAt(0) != TALLY_KEY_PREFIX) {
             return null;
         }

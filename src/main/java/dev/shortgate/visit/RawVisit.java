@@ -18,7 +18,7 @@ import java.time.Instant;
  * @param query     an orphan visit's raw query string, or {@code null}; joined to the path (and cut to its bound)
  *                  by the writer, off the event loop
  */
-record RawVisit(
+public record RawVisit(
         byte[] id,
         String code,
         Instant at,
@@ -29,7 +29,7 @@ record RawVisit(
         String query) {
 
     /** A visit of a link. */
-    RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer) {
+    public RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer) {
         this(id, code, at, ip, userAgent, referer, null, null);
     }
 }

@@ -11,4 +11,4 @@ import java.time.Instant;
  * @param clientId  SHA-256 (hex) of the raw client IP, {@code &} and the user agent: counts unique visitors
  * @param visitor   who made it, and what GeoIP and Yauaa made of them
  */
-record Visit(byte[] id, String code, Instant visitedAt, String clientId, Visitor visitor) {}
+public record Visit(byte[] id, String code, Instant visitedAt, String clientId, Visitor visitor) {}

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code 0-9a-zA-Z-_}, so any client's base64url decoder reads our ids. The 24-character hex form (the usual ObjectId text) converts to and
  * from the 16-character form with {@link #hexToText} and {@link #textToHex}.
  */
-final class VisitId {
+public final class VisitId {
 
     static final int BYTES = 12;
     static final int TEXT_LENGTH = 16;
@@ -34,14 +34,14 @@ final class VisitId {
     private final byte[] identity = new byte[5];
     private final AtomicInteger counter;
 
-    VisitId() {
+    public VisitId() {
         SecureRandom random = new SecureRandom();
         random.nextBytes(identity);
         counter = new AtomicInteger(random.nextInt());
     }
 
     /** A new id for a visit at this instant. Ids of one process made in the same second differ by counter. */
-    byte[] next(Instant at) {
+    public byte[] next(Instant at) {
         int seconds = (int) at.getEpochSecond();
         int count = counter.getAndIncrement();
         byte[] id = new byte[BYTES];
@@ -57,7 +57,7 @@ final class VisitId {
     }
 
     /** The smallest id of a visit at this instant's second: every older visit's id sorts below it. */
-    static byte[] firstOfSecond(Instant at) {
+    public static byte[] firstOfSecond(Instant at) {
         int seconds = (int) at.getEpochSecond();
         byte[] id = new byte[BYTES];
         id[0] = (byte) (seconds >>> 24);
@@ -68,7 +68,7 @@ final class VisitId {
     }
 
     /** The 16-character form of a 12-byte id. */
-    static String toText(byte[] id) {
+    public static String toText(byte[] id) {
         if (id == null || id.length != BYTES) {
             throw new IllegalArgumentException(
                     "A visit id has " + BYTES + " bytes, got " + (id == null ? "none" : id.length));
@@ -77,7 +77,7 @@ final class VisitId {
     }
 
     /** The 12 bytes of a 16-character id; rejects any other length or a character outside base64url. */
-    static byte[] fromText(String text) {
+    public static byte[] fromText(String text) {
         if (text == null || text.length() != TEXT_LENGTH) {
             throw new IllegalArgumentException("A visit id is " + TEXT_LENGTH + " characters of URL-safe base64, got "
                     + (text == null ? "none" : text.length() + " characters"));

@@ -3,7 +3,7 @@ package dev.shortgate.visit;
 import java.time.Duration;
 import java.util.List;
 
-import dev.shortgate.system.SecretSettings;
+import dev.shortgate.system.settings.SecretSettings;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -54,7 +54,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties("shortgate.visit")
 @Validated
-record VisitProperties(
+public record VisitProperties(
         @DefaultValue("true") boolean enabled,
         @Positive @DefaultValue("100000") int bufferCapacity,
         @Positive @Max(10_000) @DefaultValue("2000") int batchSize,
@@ -78,7 +78,7 @@ record VisitProperties(
         String geoipDatabase,
         String clientIdSecret) {
 
-    VisitProperties {
+    public VisitProperties {
         SecretSettings.check("shortgate.visit.client-id-secret", clientIdSecret);
         positive("flush-interval", flushInterval);
         positive("retry-max-backoff", retryMaxBackoff);

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-import dev.shortgate.system.Causes;
+import dev.shortgate.system.problem.Causes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -26,7 +26,7 @@ import reactor.core.scheduler.Scheduler;
  * also forgets count-flush ids older than a day ({@code visit_flush}): a retry comes within minutes. Every pod runs
  * it; deletions are idempotent.
  */
-final class VisitRetention implements SmartLifecycle {
+public final class VisitRetention implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(VisitRetention.class);
     private static final Duration FLUSH_IDS_KEPT = Duration.ofDays(1);
@@ -38,7 +38,7 @@ final class VisitRetention implements SmartLifecycle {
     private final Counter deleted;
     private Disposable task;
 
-    VisitRetention(
+    public VisitRetention(
             DatabaseClient db, VisitProperties properties, Clock clock, Scheduler timer, MeterRegistry registry) {
         this.db = db;
         this.properties = properties;
@@ -50,7 +50,7 @@ final class VisitRetention implements SmartLifecycle {
     }
 
     /** Deletes every raw row older than the retention, batch by batch; the number deleted. */
-    Mono<Long> deleteOldRows() {
+    public Mono<Long> deleteOldRows() {
         Instant now = clock.instant();
         byte[] bound = VisitId.firstOfSecond(now.minus(properties.rawRetention()));
         int batch = properties.retentionBatchSize();

@@ -1,6 +1,9 @@
 package dev.shortgate.visit;
 
+import dev.shortgate.visit.orphan.OrphanVisits;
+import dev.shortgate.visit.stats.VisitQueries;
 import io.r2dbc.spi.Readable;
+import org.springframework.modulith.NamedInterface;
 
 /**
  * Who made a visit, as its raw row keeps it: the client address, its user agent and referer, and what GeoIP and
@@ -19,6 +22,7 @@ import io.r2dbc.spi.Readable;
  * @param deviceClass    Yauaa device class ({@code Desktop}, {@code Phone}, {@code Robot}, ...); or {@code null}
  * @param bot            whether a robot or a link-preview fetcher made the visit
  */
+@NamedInterface("orphans")
 public record Visitor(
         String ip,
         String userAgent,
@@ -32,7 +36,7 @@ public record Visitor(
         boolean bot) {
 
     /** The visitor columns of a {@code visit} or {@code orphan_visit} row. */
-    static Visitor read(Readable row) {
+    public static Visitor read(Readable row) {
         return new Visitor(
                 row.get("ip", String.class),
                 row.get("user_agent", String.class),

@@ -2,7 +2,7 @@ package dev.shortgate.visit;
 
 import java.util.function.Consumer;
 
-import dev.shortgate.system.Causes;
+import dev.shortgate.system.problem.Causes;
 import io.r2dbc.spi.R2dbcBadGrammarException;
 import org.springframework.r2dbc.BadSqlGrammarException;
 import reactor.core.publisher.Mono;
@@ -15,11 +15,11 @@ import reactor.util.retry.Retry;
  * as long as it takes (a database outage, a lock, a failover). Only a statement the database can never run (bad
  * grammar: a bug, not an outage) gives up at once; shutdown gives up by cancelling.
  */
-final class WriteRetry {
+public final class WriteRetry {
 
     private WriteRetry() {}
 
-    static <T> Mono<T> untilWritten(
+    public static <T> Mono<T> untilWritten(
             Mono<T> attempt, VisitProperties properties, Scheduler timer, Consumer<Retry.RetrySignal> beforeRetry) {
         return attempt.timeout(properties.writeTimeout(), timer)
                 .retryWhen(Retry.backoff(
@@ -34,7 +34,7 @@ final class WriteRetry {
     }
 
     /** A failure that no retry can mend: the database rejected the statement itself. */
-    static boolean neverSucceeds(Throwable error) {
+    public static boolean neverSucceeds(Throwable error) {
         return Causes.any(error, R2dbcBadGrammarException.class, BadSqlGrammarException.class);
     }
 }

@@ -21,13 +21,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class CodeGeneratorTest {
+public class CodeGeneratorTest {
 
     static final byte[] KEY = "shortgate-unit-test-key-0123456789".getBytes(StandardCharsets.US_ASCII);
     static final byte[] OTHER_KEY = "another-unit-test-key-9876543210ab".getBytes(StandardCharsets.US_ASCII);
 
     /** Codes per histogram. The issue asks for at least 200,000. */
-    static final int SAMPLES = 200_000;
+    public static final int SAMPLES = 200_000;
 
     /**
      * The chi-squared critical value for 61 degrees of freedom (62 characters) at p = 0.0001: the upper 0.01%
@@ -35,7 +35,7 @@ class CodeGeneratorTest {
      * The inputs are fixed, so the test is deterministic; the small p only says how surprising a failure would be
      * for a truly uniform generator.
      */
-    static final double CHI_SQUARED_CRITICAL_DF61_P0001 = 110.84;
+    public static final double CHI_SQUARED_CRITICAL_DF61_P0001 = 110.84;
 
     final CodeGenerator generator = new CodeGenerator(KEY);
     final Mac referenceMac = referenceMac();
@@ -275,7 +275,7 @@ class CodeGeneratorTest {
     }
 
     /** Pearson's statistic against the uniform distribution over the cells. */
-    static double chiSquared(long[] counts) {
+    public static double chiSquared(long[] counts) {
         long total = Arrays.stream(counts).sum();
         double expected = (double) total / counts.length;
         double sum = 0;

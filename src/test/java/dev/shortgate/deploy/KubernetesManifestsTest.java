@@ -535,7 +535,7 @@ class KubernetesManifestsTest {
                         : filledInSecret().getOrDefault(var.getName(), "from-the-secret")));
         StandardEnvironment environment = AppSettings.environment(env);
 
-        assertThat(dev.shortgate.system.RedisConfigured.OnRedis.isCluster(environment))
+        assertThat(dev.shortgate.system.redis.RedisConfigured.OnRedis.isCluster(environment))
                 .isTrue();
         assertThat(environment.getProperty("spring.data.redis.url")).isNull();
         assertThat(Binder.get(environment)

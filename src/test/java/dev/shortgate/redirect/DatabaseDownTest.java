@@ -2,6 +2,7 @@ package dev.shortgate.redirect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shortgate.redirect.lookup.NearCache;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

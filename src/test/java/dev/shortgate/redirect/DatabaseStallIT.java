@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;

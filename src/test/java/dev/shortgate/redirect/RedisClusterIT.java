@@ -9,6 +9,10 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import dev.shortgate.link.Link;
+import dev.shortgate.redirect.guard.RedisCodeGuard;
+import dev.shortgate.redirect.guard.UnknownCodeGuard;
+import dev.shortgate.redirect.lookup.NearCache;
+import dev.shortgate.redirect.lookup.RedisLinks;
 import dev.shortgate.support.Pods;
 import dev.shortgate.support.RunningApp;
 import dev.shortgate.support.TestRedisCluster;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 
+import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;

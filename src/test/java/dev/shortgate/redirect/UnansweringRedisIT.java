@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.support.Pods;
 import dev.shortgate.support.StalledRedis;
 import io.micrometer.core.instrument.MeterRegistry;

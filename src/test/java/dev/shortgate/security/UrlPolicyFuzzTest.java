@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.shortgate.support.FuzzInputs;
-import dev.shortgate.system.ProblemException;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.ProblemException;
+import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.http.HttpStatus;
 
 /**

@@ -8,9 +8,9 @@ import java.net.URI;
 import java.util.List;
 import java.util.stream.Stream;
 
-import dev.shortgate.system.Problem;
-import dev.shortgate.system.ProblemException;
-import dev.shortgate.system.ShortgateProperties;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
+import dev.shortgate.system.settings.ShortgateProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.shortgate.support.RunningApp;
+import dev.shortgate.visit.enrich.GeoLocatorTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

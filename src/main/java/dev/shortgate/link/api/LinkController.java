@@ -1,0 +1,197 @@
+package dev.shortgate.link.api;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import dev.shortgate.link.CreateLinkRequest;
+import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkPatch;
+import dev.shortgate.link.LinkService;
+import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.system.problem.JsonProblems;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
+import dev.shortgate.system.settings.ShortgateProperties;
+import dev.shortgate.system.web.ApiDeadlines;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The links API: create one or many, list, read, change and delete. Errors are RFC 9457 problem details. */
+@RestController
+@RequestMapping(path = "/api/v1/links", produces = MediaType.APPLICATION_JSON_VALUE)
+class LinkController {
+
+    static final int MAX_BATCH = 1000;
+    static final String MERGE_PATCH_JSON = "application/merge-patch+json";
+    /** Batch items are created a few at a time: enough to hide round trips, few enough to share the pool. */
+    private static final int BATCH_CONCURRENCY = 8;
+
+    private final LinkService links;
+    private final ShortgateProperties properties;
+    private final JsonMapper json;
+    private final ApiDeadlines deadlines;
+
+    LinkController(LinkService links, ShortgateProperties properties, JsonMapper json, ApiDeadlines deadlines) {
+        this.links = links;
+        this.properties = properties;
+        this.json = json;
+        this.deadlines = deadlines;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "201", description = "Created; Location names the new link")
+    @ApiResponse(responseCode = "200", description = "This URL already has a link with these settings: that link")
+    Mono<ResponseEntity<LinkResponse>> create(@RequestBody CreateLinkRequest request, ServerWebExchange exchange) {
+        return links.create(request, ApiPrincipal.of(exchange)).map(result -> {
+            LinkResponse body = toResponse(result.link());
+            return result.created()
+                    ? ResponseEntity.created(URI.create("/api/v1/links/" + body.code()))
+                            .body(body)
+                    : ResponseEntity.ok(body);
+        });
+    }
+
+    /**
+     * Creates up to {@link #MAX_BATCH} links, a few at a time, within {@code shortgate.api.batch-deadline}. The
+     * answer holds one result per item in input order: the link (with its status) or a problem (with its index).
+     * Items still unfinished at the deadline are cancelled and answer {@code deadline-exceeded}; the answer then
+     * carries {@code Retry-After}. Such an item may have been written just before the deadline: sending it again
+     * finds it (find-if-exists) rather than making a second code.
+     */
+    @PostMapping(path = "/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
+    Mono<ResponseEntity<Map<String, List<Object>>>> batch(
+            @RequestBody BatchRequest request, ServerWebExchange exchange) {
+        if (request.links() == null
+                || request.links().isEmpty()
+                || request.links().size() > MAX_BATCH) {
+            int size = request.links() == null ? 0 : request.links().size();
+            return Mono.error(Problem.INVALID_REQUEST
+                    .toException("links must hold 1 to " + MAX_BATCH + " items; got " + size + ".")
+                    .with("field", "links"));
+        }
+        ApiPrincipal caller = ApiPrincipal.of(exchange);
+        List<JsonNode> nodes = request.links();
+        Duration budget = deadlines.batchRemaining(exchange);
+        AtomicReferenceArray<Object> results = new AtomicReferenceArray<>(nodes.size());
+        // Each item is bound on its own: one that does not bind answers its own problem, and is not created.
+        List<CreateLinkRequest> items = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            JsonNode node = nodes.get(i);
+            CreateLinkRequest item = null;
+            if (node == null || node.isNull()) {
+                results.set(i, itemProblem(i, Problem.INVALID_REQUEST.toException("Item is null.")));
+            } else {
+                try {
+                    item = json.treeToValue(node, CreateLinkRequest.class);
+                } catch (JacksonException e) {
+                    results.set(i, itemProblem(i, JsonProblems.invalidField(e)));
+                }
+            }
+            items.add(item);
+        }
+        return links.createBatch(items, caller, BATCH_CONCURRENCY)
+                .doOnNext(result -> results.compareAndSet(
+                        result.index(),
+                        null,
+                        result.problem() != null
+                                ? itemProblem(result.index(), result.problem())
+                                : toResponse(result.created().link())
+                                        .withStatus(
+                                                result.created().created()
+                                                        ? HttpStatus.CREATED.value()
+                                                        : HttpStatus.OK.value())))
+                .then(Mono.just(Boolean.TRUE))
+                .timeout(budget, Mono.just(Boolean.FALSE).publishOn(Schedulers.parallel()), deadlines.timer())
+                .map(finished -> {
+                    List<Object> answer = new ArrayList<>(items.size());
+                    int late = 0;
+                    for (int i = 0; i < items.size(); i++) {
+                        Object result = results.get(i);
+                        if (result == null) {
+                            late++;
+                            result = itemProblem(
+                                    i,
+                                    ApiDeadlines.deadlineExceeded("This item was not finished "
+                                            + "within the batch deadline (" + deadlines.batchDeadlineSetting() + ")."));
+                        }
+                        answer.add(result);
+                    }
+                    if (late == 0) {
+                        return ResponseEntity.ok(Map.of("results", answer));
+                    }
+                    deadlines.batchItemsExceeded(late);
+                    return ResponseEntity.ok()
+                            .header(HttpHeaders.RETRY_AFTER, "1")
+                            .body(Map.of("results", answer));
+                });
+    }
+
+    private static ProblemDetail itemProblem(int index, ProblemException e) {
+        ProblemDetail body = e.getBody();
+        body.setProperty("index", index);
+        return body;
+    }
+
+    @GetMapping
+    Mono<Map<String, Object>> list(
+            @RequestParam(required = false) String cursor,
+            @RequestParam(required = false) Integer limit,
+            ServerWebExchange exchange) {
+        return links.list(cursor, limit, ApiPrincipal.of(exchange)).map(page -> {
+            List<LinkResponse> items =
+                    page.links().stream().map(this::toResponse).toList();
+            return page.nextCursor() == null
+                    ? Map.of("links", items)
+                    : Map.of("links", items, "nextCursor", page.nextCursor());
+        });
+    }
+
+    @GetMapping("/{code}")
+    Mono<LinkResponse> get(@PathVariable String code, ServerWebExchange exchange) {
+        return links.get(code, ApiPrincipal.of(exchange)).map(this::toResponse);
+    }
+
+    @PatchMapping(
+            path = "/{code}",
+            consumes = {MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE})
+    Mono<LinkResponse> update(@PathVariable String code, @RequestBody ObjectNode patch, ServerWebExchange exchange) {
+        return Mono.fromSupplier(() -> LinkPatch.of(patch, json))
+                .flatMap(changes -> links.update(code, changes, ApiPrincipal.of(exchange)))
+                .map(this::toResponse);
+    }
+
+    @DeleteMapping("/{code}")
+    @ApiResponse(responseCode = "204", description = "Deleted; the code is never reused")
+    Mono<ResponseEntity<Void>> delete(@PathVariable String code, ServerWebExchange exchange) {
+        return links.delete(code, ApiPrincipal.of(exchange))
+                .thenReturn(ResponseEntity.noContent().build());
+    }
+
+    private LinkResponse toResponse(Link link) {
+        return LinkResponse.of(link, properties.shortUrl(link.code()));
+    }
+}

@@ -1,0 +1,52 @@
+package dev.shortgate.link.api;
+
+import java.time.Instant;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.shortgate.link.Link;
+
+/** A link as the API shows it. {@code status} is set only inside batch results. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record LinkResponse(
+        Integer status,
+        String code,
+        String shortUrl,
+        String url,
+        int redirectStatus,
+        boolean alias,
+        Instant createdAt,
+        Instant expiresAt,
+        Long maxVisits,
+        boolean disabled,
+        boolean forwardQuery) {
+
+    static LinkResponse of(Link link, String shortUrl) {
+        return new LinkResponse(
+                null,
+                link.code(),
+                shortUrl,
+                link.url(),
+                link.redirectStatus(),
+                link.alias(),
+                link.createdAt(),
+                link.expiresAt(),
+                link.maxVisits(),
+                link.disabled(),
+                link.forwardQuery());
+    }
+
+    LinkResponse withStatus(int status) {
+        return new LinkResponse(
+                status,
+                code,
+                shortUrl,
+                url,
+                redirectStatus,
+                alias,
+                createdAt,
+                expiresAt,
+                maxVisits,
+                disabled,
+                forwardQuery);
+    }
+}

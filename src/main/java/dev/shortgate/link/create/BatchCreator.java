@@ -1,0 +1,77 @@
+package dev.shortgate.link.create;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.shortgate.link.CreateLinkRequest;
+import dev.shortgate.link.LinkRequests;
+import dev.shortgate.link.LinkRequests.Prepared;
+import dev.shortgate.link.LinkService.ItemResult;
+import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+
+/**
+ * Creates a batch, behaving as a create per item (find-if-exists and per-item problems alike): its generated items
+ * are written in chunks by {@link GroupCreator}, with one round trip per step for a whole chunk, and its aliases go
+ * through {@link LinkCreator} one by one.
+ */
+@Component
+public class BatchCreator {
+
+    /** Generated items of a batch written by one statement; a few such chunks run at once. */
+    static final int CHUNK = 200;
+
+    static final int CHUNKS_AT_ONCE = 3;
+
+    private final LinkRequests requests;
+    private final LinkCreator creator;
+    private final GroupCreator groups;
+
+    BatchCreator(LinkRequests requests, LinkCreator creator, GroupCreator groups) {
+        this.requests = requests;
+        this.creator = creator;
+        this.groups = groups;
+    }
+
+    /**
+     * Results come as items finish, in no particular order; a non-problem failure (the database down) fails it.
+     *
+     * @param concurrency how many single creates (aliases, conflicting items) run at once
+     */
+    public Flux<ItemResult> create(List<CreateLinkRequest> items, ApiPrincipal caller, int concurrency) {
+        return Flux.defer(() -> {
+            List<ItemResult> refused = new ArrayList<>();
+            List<Map<Integer, Prepared>> chunks = new ArrayList<>();
+            Map<Integer, Prepared> single = new LinkedHashMap<>();
+            for (int i = 0; i < items.size(); i++) {
+                if (items.get(i) == null) {
+                    refused.add(ItemResult.failed(i, Problem.INVALID_REQUEST.toException("Item is null.")));
+                    continue;
+                }
+                try {
+                    Prepared prepared = requests.prepare(items.get(i), caller);
+                    if (prepared.link().alias()) {
+                        single.put(i, prepared);
+                        continue;
+                    }
+                    if (chunks.isEmpty() || chunks.get(chunks.size() - 1).size() >= CHUNK) {
+                        chunks.add(new LinkedHashMap<>());
+                    }
+                    chunks.get(chunks.size() - 1).put(i, prepared);
+                } catch (ProblemException e) {
+                    refused.add(ItemResult.failed(i, e));
+                }
+            }
+            Flux<ItemResult> singles = Flux.fromIterable(single.entrySet())
+                    .flatMap(item -> GroupCreator.one(item.getKey(), creator.create(item.getValue())), concurrency);
+            Flux<ItemResult> together =
+                    Flux.fromIterable(chunks).flatMap(chunk -> groups.create(chunk, concurrency), CHUNKS_AT_ONCE);
+            return Flux.concat(Flux.fromIterable(refused), Flux.merge(together, singles));
+        });
+    }
+}

@@ -1,0 +1,137 @@
+package dev.shortgate.link.create;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.shortgate.codegen.CodeAllocator;
+import dev.shortgate.codegen.CodeSpaceExhaustedException;
+import dev.shortgate.codegen.CodeStrategies;
+import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkChanges;
+import dev.shortgate.link.LinkRequests;
+import dev.shortgate.link.LinkService.Created;
+import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkWrites;
+import dev.shortgate.system.problem.Problem;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Find-or-create of one link: reuse the code this URL already has with the same settings, or claim the first free
+ * candidate; the primary key decides every race. A link made is announced to the caches through {@link LinkChanges}.
+ */
+@Component
+public class LinkCreator {
+
+    private final LinkRepository links;
+    private final LinkWrites writes;
+    private final LinkChanges changes;
+    private final Counter createdGenerated;
+    private final Counter createdAlias;
+    private final Counter collisions;
+    private final Mono<CodeAllocator> allocator;
+
+    LinkCreator(
+            LinkRepository links,
+            LinkWrites writes,
+            CodegenSecret secret,
+            CodegenProperties codegen,
+            CodeStrategies strategies,
+            LinkChanges changes,
+            MeterRegistry registry) {
+        this.links = links;
+        this.writes = writes;
+        this.changes = changes;
+        this.createdGenerated = Counter.builder("shortgate.links.creations")
+                .tag("kind", "generated")
+                .description("Links created")
+                .register(registry);
+        this.createdAlias = Counter.builder("shortgate.links.creations")
+                .tag("kind", "alias")
+                .description("Links created")
+                .register(registry);
+        this.collisions = Counter.builder("shortgate.codegen.collisions")
+                .description("Candidate codes that were already taken by another URL")
+                .register(registry);
+        // Made once, when the secret is first read (kept for good; a failed read is tried again by the next create)
+        this.allocator = secret.get()
+                .map(key -> new CodeAllocator(strategies.forKey(key), codegen.maxRounds()))
+                .cache(made -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
+    }
+
+    /** The code allocator, once the codegen secret has been read. */
+    Mono<CodeAllocator> allocator() {
+        return allocator;
+    }
+
+    public Mono<Created> create(LinkRequests.Prepared prepared) {
+        return prepared.link().alias()
+                ? createAlias(prepared.link())
+                : createGenerated(prepared.link(), prepared.length());
+    }
+
+    Mono<Created> createGenerated(Link wanted, int length) {
+        Mono<Created> existing = links.findGenerated(wanted.url())
+                .filter(link -> link.code().length() == length && link.satisfies(wanted))
+                .next()
+                .map(link -> new Created(link, false));
+        return existing.switchIfEmpty(Mono.defer(() -> allocator.flatMap(
+                        codes -> codes.allocate(wanted.url(), length, code -> claim(code, wanted), existing))))
+                .onErrorMap(CodeSpaceExhaustedException.class, e -> Problem.CODE_SPACE_EXHAUSTED
+                        .toException("No free code of length " + length + " was found after " + e.rounds()
+                                + " rounds; try a longer length.")
+                        .with("length", length))
+                .flatMap(this::announce);
+    }
+
+    /**
+     * Takes {@code code} for the wanted link, or finds that it, or a concurrent create of the same link under another
+     * code, already holds it; empty when another link holds the code.
+     */
+    private Mono<Created> claim(String code, Link wanted) {
+        Link candidate = wanted.withCode(code);
+        return writes.insert(candidate)
+                .flatMap(inserted -> inserted
+                        ? Mono.just(new Created(candidate, true))
+                        : links.findByCode(code)
+                                .filter(holder -> holder.satisfies(candidate))
+                                .switchIfEmpty(Mono.defer(() -> links.findByCreateKey(wanted, code.length())))
+                                .filter(holder -> holder.satisfies(candidate))
+                                .map(holder -> new Created(holder, false))
+                                .switchIfEmpty(Mono.fromRunnable(collisions::increment)));
+    }
+
+    private Mono<Created> createAlias(Link candidate) {
+        return writes.insert(candidate)
+                .flatMap(inserted -> inserted
+                        ? Mono.just(new Created(candidate, true))
+                        : links.findByCode(candidate.code())
+                                .filter(holder -> holder.satisfies(candidate))
+                                .map(holder -> new Created(holder, false))
+                                .switchIfEmpty(Mono.error(() -> Problem.ALIAS_TAKEN
+                                        .toException("The alias '" + candidate.code() + "' is already taken.")
+                                        .with("field", "alias"))))
+                .flatMap(this::announce);
+    }
+
+    /** Counts a link made and tells the caches; a link found is passed on as it is. */
+    Mono<Created> announce(Created created) {
+        if (!created.created()) {
+            return Mono.just(created);
+        }
+        (created.link().alias() ? createdAlias : createdGenerated).increment();
+        return changes.created(created.link()).thenReturn(created);
+    }
+
+    /** Counts links made together and tells the caches of them all at once. */
+    Mono<Void> announceAll(List<Link> made) {
+        if (made.isEmpty()) {
+            return Mono.empty();
+        }
+        createdGenerated.increment(made.size());
+        return changes.createdAll(made);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.shortgate.link.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+
+import dev.shortgate.codegen.Base62;
+import dev.shortgate.link.Link;
+import io.r2dbc.spi.Readable;
+import org.springframework.modulith.NamedInterface;
+import org.springframework.r2dbc.core.DatabaseClient;
+
+/** How a link is stored in a row: its columns, values and keys, shared by the link tables' reads and writes. */
+@NamedInterface("store")
+public final class LinkRows {
+
+    static final String COLUMNS = "code, long_url, redirect_status, alias, created_at, expires_at, "
+            + "max_visits, disabled, forward_query, api_key_id, deleted_at";
+
+    private LinkRows() {}
+
+    /** A link from a row holding the link columns (under their own names). */
+    public static Link toLink(Readable row) {
+        Object maxVisits = row.get("max_visits");
+        Object apiKeyId = row.get("api_key_id");
+        return new Link(
+                row.get("code", String.class),
+                row.get("long_url", String.class),
+                ((Number) row.get("redirect_status")).intValue(),
+                bool(row.get("alias")),
+                fromDb(row.get("created_at", LocalDateTime.class)),
+                fromDb(row.get("expires_at", LocalDateTime.class)),
+                maxVisits == null ? null : ((Number) maxVisits).longValue(),
+                bool(row.get("disabled")),
+                bool(row.get("forward_query")),
+                apiKeyId == null ? null : ((Number) apiKeyId).longValue(),
+                fromDb(row.get("deleted_at", LocalDateTime.class)));
+    }
+
+    /** BOOLEAN is a real boolean in H2 and TINYINT(1) in MySQL; drivers hand back either. */
+    public static boolean bool(Object value) {
+        return value instanceof Boolean b ? b : value instanceof Number n && n.intValue() != 0;
+    }
+
+    /** Times are stored as UTC wall-clock values, so no driver or server time zone can shift them. */
+    public static LocalDateTime toDb(Instant instant) {
+        return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    public static Instant fromDb(LocalDateTime value) {
+        return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    }
+
+    /**
+     * What identifies a create for find-if-exists: the URL, the code length and every setting find-if-exists
+     * compares ({@link Link#satisfies}). Only live, enabled generated links carry it (aliases and disabled links do
+     * not take part in find-if-exists); a change or a delete clears it.
+     */
+    static byte[] createKey(Link link, int length) {
+        if (link.alias() || link.disabled()) {
+            return null;
+        }
+        String key = length + "\0" + link.redirectStatus() + "\0" + link.forwardQuery() + "\0"
+                + (link.expiresAt() == null ? "-" : link.expiresAt().toEpochMilli()) + "\0"
+                + (link.maxVisits() == null ? "-" : link.maxVisits()) + "\0"
+                + (link.apiKeyId() == null ? "-" : link.apiKeyId()) + "\0" + link.url();
+        return hash(key);
+    }
+
+    static byte[] hash(String url) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    /** Generated codes as SQL string literals; they are checked to be base-62 only, so nothing can be injected. */
+    static String codeLiterals(Collection<String> codes) {
+        StringBuilder sql = new StringBuilder();
+        int i = 0;
+        for (String code : codes) {
+            if (code.isEmpty() || !code.chars().allMatch(c -> Base62.ALPHABET.indexOf(c) >= 0)) {
+                throw new IllegalArgumentException("not a generated code: " + code);
+            }
+            sql.append(i++ == 0 ? "'" : ", '").append(code).append('\'');
+        }
+        return sql.toString();
+    }
+
+    static Object orNull(Object value, Class<?> type) {
+        return org.springframework.r2dbc.core.Parameter.fromOrEmpty(value, type);
+    }
+
+    static <T> DatabaseClient.GenericExecuteSpec bindNullable(
+            DatabaseClient.GenericExecuteSpec spec, String name, T value, Class<T> type) {
+        return value == null ? spec.bindNull(name, type) : spec.bind(name, value);
+    }
+}

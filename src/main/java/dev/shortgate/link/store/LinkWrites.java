@@ -1,0 +1,235 @@
+package dev.shortgate.link.store;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.List;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.system.database.LinkTables;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Writes to the link tables ({@link LinkRepository} reads them): inserts, conditional updates and tombstones. The
+ * primary key on {@code code} decides who owns a code: inserts are plain INSERTs, and a duplicate key is reported,
+ * never ignored. Split ({@link LinkTables}; docs/adr/0014-link-table-split.md), a new link goes to its own table in a
+ * transaction that also claims its create key in {@code link_create_key} (the create key's uniqueness across the 62
+ * tables) and fails when {@code link} still holds the code.
+ */
+@Repository
+public class LinkWrites {
+
+    /** Single creates that run at once when a batch is written in the split layout, one transaction each. */
+    static final int SPLIT_INSERTS_AT_ONCE = 16;
+
+    private final DatabaseClient db;
+    private final LinkTables tables;
+    private final TransactionalOperator transactions;
+
+    LinkWrites(DatabaseClient db, LinkTables tables, ReactiveTransactionManager transactionManager) {
+        this.db = db;
+        this.tables = tables;
+        this.transactions = TransactionalOperator.create(transactionManager);
+    }
+
+    /**
+     * Inserts many links with one multi-row statement, skipping every row whose code or create key is taken
+     * ({@code INSERT IGNORE}), and emits how many went in; the caller reads back which rows hold the codes
+     * ({@link LinkRepository#findByCodes}). Split, each link is inserted as {@link #insert} does, a few at once: a create key is
+     * unique across the tables only through its claim, made in the transaction of its row.
+     */
+    public Mono<Long> insertAll(List<Link> links) {
+        if (links.isEmpty()) {
+            return Mono.just(0L);
+        }
+        if (tables.split()) {
+            return Flux.fromIterable(links)
+                    .flatMap(this::insert, SPLIT_INSERTS_AT_ONCE)
+                    .filter(inserted -> inserted)
+                    .count();
+        }
+        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link (code, long_url, long_url_hash, "
+                + "redirect_status, alias, created_at, expires_at, max_visits, disabled, forward_query, api_key_id, "
+                + "create_key) VALUES ");
+        for (int i = 0; i < links.size(); i++) {
+            sql.append(i == 0 ? "" : ", ")
+                    .append("(:code")
+                    .append(i)
+                    .append(", :url")
+                    .append(i)
+                    .append(", :hash")
+                    .append(i)
+                    .append(", :status")
+                    .append(i)
+                    .append(", :alias")
+                    .append(i)
+                    .append(", :createdAt")
+                    .append(i)
+                    .append(", :expiresAt")
+                    .append(i)
+                    .append(", :maxVisits")
+                    .append(i)
+                    .append(", :disabled")
+                    .append(i)
+                    .append(", :forwardQuery")
+                    .append(i)
+                    .append(", :apiKeyId")
+                    .append(i)
+                    .append(", :createKey")
+                    .append(i)
+                    .append(')');
+        }
+        // One map bound at once: binding 2,400 values one by one copies the spec's map each time (quadratic).
+        java.util.Map<String, Object> values = new java.util.HashMap<>(links.size() * 16);
+        for (int i = 0; i < links.size(); i++) {
+            Link link = links.get(i);
+            values.put("code" + i, link.code());
+            values.put("url" + i, link.url());
+            values.put("hash" + i, LinkRows.hash(link.url()));
+            values.put("status" + i, link.redirectStatus());
+            values.put("alias" + i, link.alias());
+            values.put("createdAt" + i, LinkRows.toDb(link.createdAt()));
+            values.put("disabled" + i, link.disabled());
+            values.put("forwardQuery" + i, link.forwardQuery());
+            values.put("expiresAt" + i, LinkRows.orNull(LinkRows.toDb(link.expiresAt()), LocalDateTime.class));
+            values.put("maxVisits" + i, LinkRows.orNull(link.maxVisits(), Long.class));
+            values.put("apiKeyId" + i, LinkRows.orNull(link.apiKeyId(), Long.class));
+            values.put(
+                    "createKey" + i,
+                    LinkRows.orNull(LinkRows.createKey(link, link.code().length()), byte[].class));
+        }
+        var spec = db.sql(sql.toString()).bindValues(values);
+        return spec.fetch().rowsUpdated();
+    }
+
+    /**
+     * Inserts the link; emits {@code false} when the code is already taken (tombstones included), or when a live
+     * generated link was created for exactly the same settings a moment earlier (the {@code create_key} unique key:
+     * concurrent creates of one URL under a strategy whose candidates differ per create still make one row).
+     */
+    public Mono<Boolean> insert(Link link) {
+        if (!tables.split()) {
+            return insertRow(LinkTables.LEGACY, link)
+                    .map(rows -> rows > 0)
+                    .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
+        }
+        // Split: the create key's claim and the row commit together, and neither when link still holds the code
+        byte[] key = LinkRows.createKey(link, link.code().length());
+        Mono<Long> claimAndInsert = (key == null ? Mono.<Long>empty() : claimCreateKey(key, link.code()))
+                .then(insertRow(tables.table(link.code()), link))
+                .flatMap(rows -> legacyHolds(link.code())
+                        .flatMap(held -> held ? Mono.<Long>error(new CodeStillInLegacyTable()) : Mono.just(rows)));
+        return transactions
+                .transactional(claimAndInsert)
+                .map(rows -> rows > 0)
+                .onErrorResume(
+                        e -> e instanceof DuplicateKeyException || e instanceof CodeStillInLegacyTable,
+                        e -> Mono.just(false));
+    }
+
+    /** A split-layout create found its code still in {@code link}: the transaction is rolled back. */
+    private static final class CodeStillInLegacyTable extends RuntimeException {
+        CodeStillInLegacyTable() {
+            super("code still held in link", null, false, false);
+        }
+    }
+
+    private Mono<Long> claimCreateKey(byte[] key, String code) {
+        return db.sql("INSERT INTO link_create_key (create_key, code) VALUES (:key, :code)")
+                .bind("key", key)
+                .bind("code", code)
+                .fetch()
+                .rowsUpdated();
+    }
+
+    /** Whether {@code link} (the layout before the split) still holds this code. */
+    private Mono<Boolean> legacyHolds(String code) {
+        return db.sql("SELECT COUNT(*) AS n FROM " + LinkTables.LEGACY + " WHERE code = :code")
+                .bind("code", code)
+                .map(row -> ((Number) row.get("n")).longValue() > 0)
+                .one();
+    }
+
+    private Mono<Long> insertRow(String table, Link link) {
+        var spec = db.sql("INSERT INTO " + table + " (code, long_url, long_url_hash, redirect_status, alias, "
+                        + "created_at, expires_at, max_visits, disabled, forward_query, api_key_id, create_key) VALUES "
+                        + "(:code, :url, :hash, :status, :alias, :createdAt, :expiresAt, :maxVisits, :disabled, "
+                        + ":forwardQuery, :apiKeyId, :createKey)")
+                .bind("code", link.code())
+                .bind("url", link.url())
+                .bind("hash", LinkRows.hash(link.url()))
+                .bind("status", link.redirectStatus())
+                .bind("alias", link.alias())
+                .bind("createdAt", LinkRows.toDb(link.createdAt()))
+                .bind("disabled", link.disabled())
+                .bind("forwardQuery", link.forwardQuery());
+        spec = LinkRows.bindNullable(spec, "expiresAt", LinkRows.toDb(link.expiresAt()), LocalDateTime.class);
+        spec = LinkRows.bindNullable(spec, "maxVisits", link.maxVisits(), Long.class);
+        spec = LinkRows.bindNullable(spec, "apiKeyId", link.apiKeyId(), Long.class);
+        spec = LinkRows.bindNullable(
+                spec, "createKey", LinkRows.createKey(link, link.code().length()), byte[].class);
+        return spec.fetch().rowsUpdated();
+    }
+
+    /**
+     * Writes a live link's editable fields if it is still at {@code version}; emits {@code false} when it has
+     * changed since (or is gone), so the caller can re-read it and apply its change again.
+     */
+    public Mono<Boolean> update(Link link, long version, Instant now) {
+        return inEitherTable(link.code(), table -> updateIn(table, link, version, now));
+    }
+
+    /**
+     * Runs a change of one link: on {@code link}, or split on {@code link} first and then on the link's own table
+     * (a row being moved is locked by the move, so the change lands before it, in the copy, or after it, in the
+     * link's table), dropping the create key's claim with it in one transaction. Emits whether a row changed.
+     */
+    private Mono<Boolean> inEitherTable(String code, java.util.function.Function<String, Mono<Long>> change) {
+        if (!tables.split()) {
+            return change.apply(LinkTables.LEGACY).map(rows -> rows > 0);
+        }
+        Mono<Boolean> changed = change.apply(LinkTables.LEGACY)
+                .flatMap(rows -> rows > 0 ? Mono.just(rows) : change.apply(tables.table(code)))
+                .flatMap(rows -> rows > 0
+                        ? db.sql("DELETE FROM link_create_key WHERE code = :code")
+                                .bind("code", code)
+                                .fetch()
+                                .rowsUpdated()
+                                .thenReturn(true)
+                        : Mono.just(false));
+        return transactions.transactional(changed);
+    }
+
+    private Mono<Long> updateIn(String table, Link link, long version, Instant now) {
+        var spec = db.sql("UPDATE " + table + " SET long_url = :url, long_url_hash = :hash, redirect_status = :status, "
+                        + "expires_at = :expiresAt, max_visits = :maxVisits, disabled = :disabled, "
+                        + "forward_query = :forwardQuery, updated_at = :now, version = version + 1, create_key = NULL "
+                        + "WHERE code = :code AND deleted_at IS NULL AND version = :version")
+                .bind("code", link.code())
+                .bind("version", version)
+                .bind("url", link.url())
+                .bind("hash", LinkRows.hash(link.url()))
+                .bind("status", link.redirectStatus())
+                .bind("disabled", link.disabled())
+                .bind("forwardQuery", link.forwardQuery())
+                .bind("now", LinkRows.toDb(now));
+        spec = LinkRows.bindNullable(spec, "expiresAt", LinkRows.toDb(link.expiresAt()), LocalDateTime.class);
+        spec = LinkRows.bindNullable(spec, "maxVisits", link.maxVisits(), Long.class);
+        return spec.fetch().rowsUpdated();
+    }
+
+    /** Turns a live link into a tombstone; emits {@code false} when there was none. */
+    public Mono<Boolean> markDeleted(String code, Instant now) {
+        return inEitherTable(code, table -> db.sql("UPDATE " + table + " SET deleted_at = :now, version = version + 1, "
+                        + "create_key = NULL WHERE code = :code AND deleted_at IS NULL")
+                .bind("code", code)
+                .bind("now", LinkRows.toDb(now))
+                .fetch()
+                .rowsUpdated());
+    }
+}

@@ -1,0 +1,83 @@
+package dev.shortgate.redirect.http;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.redirect.RedirectProperties;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
+import io.netty.util.AsciiString;
+
+/**
+ * How a redirect to one link is answered, worked out once per cached link: its status and its response headers
+ * ({@code Location}, {@code Cache-Control}, {@code Referrer-Policy}), ready to encode.
+ */
+public final class RedirectAnswer {
+
+    static final String NO_CACHE = "private, max-age=0";
+    private static final String REFERRER_POLICY = "strict-origin-when-cross-origin";
+    private static final AsciiString REFERRER_POLICY_NAME = AsciiString.cached("referrer-policy");
+    private static final AsciiString ZERO = AsciiString.cached("0");
+
+    final Link link;
+    final HttpResponseStatus status;
+    private final String cacheControl;
+    /** Location, Cache-Control, Referrer-Policy and a zero Content-Length, for a request whose query is not forwarded. */
+    final HttpHeaders headers;
+    /** Whether the link redirects at any time, with no expiry or cap to check first. */
+    final boolean alwaysActive;
+
+    private RedirectAnswer(Link link, String permanentCacheControl) {
+        this.link = link;
+        int code = link.redirectStatus();
+        this.status = HttpResponseStatus.valueOf(code);
+        // A permanent redirect may be cached by browsers and CDNs, but not past the link's own end.
+        boolean permanent = (code == 301 || code == 308) && link.expiresAt() == null && link.maxVisits() == null;
+        this.cacheControl = permanent ? permanentCacheControl : NO_CACHE;
+        this.headers = headers(link.url());
+        this.alwaysActive =
+                link.deletedAt() == null && !link.disabled() && link.expiresAt() == null && link.maxVisits() == null;
+    }
+
+    /** The target for a request with this raw query string (or {@code null}): the link's, or with the query forwarded. */
+    String location(String rawQuery) {
+        return link.forwardQuery() ? QueryForwarding.merge(link.url(), rawQuery) : link.url();
+    }
+
+    /** Whether the response headers depend on the request (the query is forwarded and there is one). */
+    boolean variesWith(String rawQuery) {
+        return link.forwardQuery() && rawQuery != null && !rawQuery.isEmpty();
+    }
+
+    /**
+     * Response headers for this location. An explicit zero length: without it a HEAD answer goes out with no
+     * length, and a keep-alive client waits on that connection for a body that never comes.
+     */
+    HttpHeaders headers(String location) {
+        return new ReadOnlyHttpHeaders(
+                true,
+                HttpHeaderNames.LOCATION,
+                AsciiString.of(location),
+                HttpHeaderNames.CACHE_CONTROL,
+                AsciiString.of(cacheControl),
+                REFERRER_POLICY_NAME,
+                AsciiString.cached(REFERRER_POLICY),
+                HttpHeaderNames.CONTENT_LENGTH,
+                ZERO);
+    }
+
+    /** Makes answers with the configured cache lifetime of permanent redirects. */
+    public static final class Factory {
+
+        private final String permanentCacheControl;
+
+        Factory(RedirectProperties properties) {
+            this.permanentCacheControl =
+                    "public, max-age=" + properties.permanentMaxAge().toSeconds();
+        }
+
+        public RedirectAnswer of(Link link) {
+            return new RedirectAnswer(link, permanentCacheControl);
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package dev.shortgate.redirect.http;
+
+import java.net.InetAddress;
+import java.time.Clock;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.redirect.RedirectProperties;
+import dev.shortgate.redirect.http.RedirectMetrics.Outcome;
+import dev.shortgate.redirect.lookup.LinkLookup;
+import dev.shortgate.redirect.lookup.LinkLookup.Found;
+import dev.shortgate.redirect.lookup.NearCache;
+import dev.shortgate.redirect.lookup.Tier;
+import dev.shortgate.security.ApiRateLimiter;
+import dev.shortgate.security.ClientIpResolver;
+import dev.shortgate.system.problem.ProblemException;
+import dev.shortgate.visit.OrphanVisitType;
+import dev.shortgate.visit.counts.VisitCounts;
+import dev.shortgate.visit.intake.VisitRecorder;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
+import io.netty.util.AsciiString;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * What a redirect request is answered with, decided once for both paths that serve {@code GET|HEAD /{code}}: the
+ * fast path in the Netty pipeline ({@link FastRedirects}) and the general route ({@link RedirectHandler}). Look the
+ * code up through the tiers; apply the link's state (disabled or deleted: as unknown; expired or over its cap: 410);
+ * redirect with the link's status and headers, handing a GET's visit to the {@link VisitRecorder}; answer an unknown
+ * code 404, handing a GET's orphan visit to the recorder, or 429 once its client has asked for too many (no orphan
+ * visit then); answer 503 with {@code Retry-After} when the database cannot answer for a code no cache holds, or the
+ * pod sheds load. It never answers 500 for a code, and it records
+ * every answer in {@code shortgate.redirect} under the tier that answered and the outcome.
+ */
+@Component
+final class Redirects {
+
+    private static final Logger log = LoggerFactory.getLogger(Redirects.class);
+
+    private final LinkLookup lookup;
+    private final RedirectAnswer.Factory answers;
+    private final VisitRecorder visits;
+    private final VisitCounts visitCounts;
+    private final ApiRateLimiter rateLimiter;
+    private final Clock clock;
+    private final RedirectMetrics metrics;
+    private final Reply unavailable;
+
+    Redirects(
+            LinkLookup lookup,
+            RedirectAnswer.Factory answers,
+            VisitRecorder visits,
+            VisitCounts visitCounts,
+            ApiRateLimiter rateLimiter,
+            Clock clock,
+            RedirectMetrics metrics,
+            RedirectProperties properties) {
+        this.lookup = lookup;
+        this.answers = answers;
+        this.visits = visits;
+        this.visitCounts = visitCounts;
+        this.rateLimiter = rateLimiter;
+        this.clock = clock;
+        this.metrics = metrics;
+        HttpHeaders unavailableHeaders = new DefaultHttpHeaders()
+                .add(RedirectProblems.UNAVAILABLE.headers)
+                .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+                .set(
+                        HttpHeaderNames.RETRY_AFTER,
+                        Long.toString(Math.max(1, properties.retryAfter().toSeconds())));
+        this.unavailable = new Reply(
+                HttpResponseStatus.SERVICE_UNAVAILABLE,
+                new ReadOnlyHttpHeaders(true, flatten(unavailableHeaders)),
+                RedirectProblems.UNAVAILABLE);
+    }
+
+    /**
+     * A redirect request as both paths see it.
+     *
+     * @param code      the path's one segment, decoded
+     * @param get       {@code true} for GET (a visit), {@code false} for HEAD
+     * @param rawQuery  the raw query string, or {@code null}
+     * @param clientIp  the client's address through the trusted proxies, or {@code null}
+     * @param userAgent the {@code User-Agent} header, or {@code null}
+     * @param referer   the {@code Referer} header, or {@code null}
+     */
+    record Request(String code, boolean get, String rawQuery, InetAddress clientIp, String userAgent, String referer) {}
+
+    /**
+     * What to send: a status and its headers, ready to encode, and for problems a body. Redirects have none and an
+     * explicit zero length (without it a HEAD answer would go out with no length, and a keep-alive client would wait
+     * for a body that never comes).
+     */
+    record Reply(HttpResponseStatus status, HttpHeaders headers, RedirectProblems body) {}
+
+    /** The answer, looking the code up as far down as it takes. Never fails: backend trouble is a 503 reply. */
+    Mono<Reply> answer(Request request) {
+        long start = metrics.start();
+        if (!Link.CODE.matcher(request.code()).matches()) {
+            return Mono.just(unknown(request, start, Tier.NONE));
+        }
+        return lookup.find(request.code())
+                .flatMap(found -> {
+                    Reply now = answer(request, found, found.tier(), start);
+                    return now != null ? Mono.just(now) : capped(request, found, start);
+                })
+                .onErrorResume(error -> {
+                    if (error instanceof NearCache.Shed) {
+                        metrics.record(start, Tier.NONE, Outcome.SHED); // counted, not logged: it comes in floods
+                    } else {
+                        metrics.record(start, Tier.DB, Outcome.ERROR);
+                        log.warn("Lookup of a code failed; answering 503: {}", error.toString());
+                    }
+                    return Mono.just(unavailable);
+                });
+    }
+
+    /**
+     * The answer from what is known now, or {@code null} when it takes a visit count that is not at hand (a capped
+     * link). {@code tier} is where {@code found} came from, {@code start} from {@link RedirectMetrics#start()};
+     * nothing is recorded when {@code null} is returned.
+     */
+    Reply answer(Request request, Found found, Tier tier, long start) {
+        RedirectAnswer answer = found.answer(answers);
+        if (answer == null) {
+            return unknown(request, start, tier);
+        }
+        Link link = answer.link;
+        if (!answer.alwaysActive) {
+            switch (link.stateAt(clock.instant())) {
+                case EXPIRED -> {
+                    return problem(start, tier, Outcome.GONE, RedirectProblems.GONE);
+                }
+                case DISABLED, DELETED -> {
+                    // Exactly as an unknown code, the unknown-code limit included: a scanner cannot tell a disabled
+                    // or deleted code from one that never existed.
+                    return unknown(request, start, tier);
+                }
+                case ACTIVE -> {
+                    if (link.maxVisits() != null) {
+                        Long visited = visitCounts.fresh(link.code());
+                        if (visited == null) {
+                            return null;
+                        }
+                        if (visited >= link.maxVisits()) {
+                            return problem(start, tier, Outcome.GONE, RedirectProblems.GONE);
+                        }
+                    }
+                }
+            }
+        }
+        return redirect(request, answer, start, tier);
+    }
+
+    /** A capped link whose visit count has to be read first. */
+    private Mono<Reply> capped(Request request, Found found, long start) {
+        RedirectAnswer answer = found.answer(answers);
+        return visitCounts
+                .count(request.code())
+                .onErrorResume(e -> Mono.just(0L)) // counters unreadable: serve, do not lock out
+                .map(visited -> visited >= answer.link.maxVisits()
+                        ? problem(start, found.tier(), Outcome.GONE, RedirectProblems.GONE)
+                        : redirect(request, answer, start, found.tier()));
+    }
+
+    private Reply redirect(Request request, RedirectAnswer answer, long start, Tier tier) {
+        metrics.record(start, tier, Outcome.FOUND);
+        if (request.get()) {
+            visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
+        }
+        HttpHeaders headers = answer.variesWith(request.rawQuery())
+                ? answer.headers(answer.location(request.rawQuery()))
+                : answer.headers;
+        return new Reply(answer.status, headers, null);
+    }
+
+    /** 404 for a code that leads nowhere; 429 once this client has asked for too many of them. */
+    private Reply unknown(Request request, long start, Tier tier) {
+        ProblemException limited = rateLimiter.notFoundLimited(ClientIpResolver.rateLimitKey(request.clientIp()));
+        if (limited == null) {
+            if (request.get()) {
+                visits.recordOrphan(
+                        OrphanVisitType.INVALID_SHORT_URL,
+                        request.code(),
+                        request.rawQuery(),
+                        request.clientIp(),
+                        request.userAgent(),
+                        request.referer());
+            }
+            return problem(start, tier, Outcome.NOT_FOUND, RedirectProblems.NOT_FOUND);
+        }
+        metrics.record(start, tier, Outcome.RATE_LIMITED);
+        HttpHeaders headers = new DefaultHttpHeaders().add(RedirectProblems.RATE_LIMITED.headers);
+        limited.getHeaders().forEach(headers::add); // Retry-After and the rest of the limit's headers
+        return new Reply(HttpResponseStatus.TOO_MANY_REQUESTS, headers, RedirectProblems.RATE_LIMITED);
+    }
+
+    private Reply problem(long start, Tier tier, Outcome outcome, RedirectProblems problem) {
+        metrics.record(start, tier, outcome);
+        return problem.reply;
+    }
+
+    private static CharSequence[] flatten(HttpHeaders headers) {
+        CharSequence[] pairs = new CharSequence[headers.size() * 2];
+        int i = 0;
+        for (var header : headers) {
+            pairs[i++] = AsciiString.of(header.getKey());
+            pairs[i++] = AsciiString.of(header.getValue());
+        }
+        return pairs;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.shortgate.redirect.lookup;
+
+import java.util.Optional;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.redirect.http.RedirectAnswer;
+import reactor.core.publisher.Mono;
+
+/**
+ * Finds the link for a code. Never emits empty: an unknown code is a {@link Found} with no link. Fails with
+ * {@link NearCache.Shed} when the pod has too many lookups in flight, and with another error when the database
+ * cannot answer in time for a code no cache holds.
+ */
+public interface LinkLookup {
+
+    Mono<Found> find(String code);
+
+    /**
+     * The answer for a code and the tier it came from: {@link Tier#NEAR} when the near cache held it, otherwise
+     * the tier the lookup reached (also for requests that joined a lookup another request had started). The near
+     * cache keeps these, and tells later requests the same answer as {@link #near()}; each keeps the redirect it
+     * prepares for its link.
+     */
+    final class Found {
+
+        private final Link link; // null: the code is unknown
+        private final Tier tier;
+        private final Found near; // this answer as the near cache tells it once loaded: this one when tier is NEAR
+        private RedirectAnswer answer; // made on first use; immutable, so a racy set is harmless
+
+        private Found(Link link, Tier tier) {
+            this.link = link;
+            this.tier = tier;
+            this.near = tier == Tier.NEAR ? this : new Found(link, Tier.NEAR);
+        }
+
+        static Found of(Link link, Tier tier) {
+            return new Found(link, tier);
+        }
+
+        Optional<Link> link() {
+            return Optional.ofNullable(link);
+        }
+
+        public Tier tier() {
+            return tier;
+        }
+
+        /** The same answer, from the near cache: what requests after the load are told. */
+        Found near() {
+            return near;
+        }
+
+        /** The link's prepared answer, made once per cached entry; {@code null} for an unknown code. */
+        public RedirectAnswer answer(RedirectAnswer.Factory factory) {
+            RedirectAnswer prepared = answer;
+            if (prepared == null && link != null) {
+                prepared = factory.of(link);
+                answer = prepared;
+            }
+            return prepared;
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.shortgate.redirect.lookup;
+
+import java.util.List;
+import java.util.Optional;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.redirect.RedirectProperties;
+import dev.shortgate.redirect.RedisCalls;
+import io.lettuce.core.SetArgs;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The shared Redis tier: one string key per code holding the link in {@link LinkCodec}'s compact format. Every call goes through
+ * {@link RedisCalls} (a timeout that tells Redis's silence from this pod's queueing, and a circuit breaker), so a
+ * slow or absent Redis costs a redirect at most the timeout, and nothing once the breaker is open; a lookup then
+ * falls through to the database. Lookups and their write-backs go through the lookups' calls; what creates and
+ * changes write goes through the writes' calls, with their own bound and breaker.
+ */
+public final class RedisLinks implements RedisTier {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLinks.class);
+
+    private final RedisCalls redis;
+    private final RedisCalls writes;
+    private final RedirectProperties.Redis settings;
+    private final LinkCodec codec;
+    private final SetArgs expiring;
+    private final SetArgs expiringIfAbsent;
+    private final Counter hits;
+    private final Counter misses;
+    private final Counter lookupErrors;
+
+    public RedisLinks(
+            RedisCalls redis,
+            RedisCalls writes,
+            RedirectProperties.Redis settings,
+            JsonMapper json,
+            MeterRegistry registry) {
+        this.redis = redis;
+        this.writes = writes;
+        this.settings = settings;
+        this.codec = new LinkCodec(json);
+        this.expiring = SetArgs.Builder.px(settings.ttl().toMillis());
+        this.expiringIfAbsent = SetArgs.Builder.px(settings.ttl().toMillis()).nx();
+        this.hits = TieredLinkLookup.lookups(registry, "redis", "hit");
+        this.misses = TieredLinkLookup.lookups(registry, "redis", "miss");
+        this.lookupErrors = TieredLinkLookup.lookups(registry, "redis", "error");
+    }
+
+    /** Counts the answer as a hit or a miss, and a failure to answer in time as an error. */
+    @Override
+    public Mono<Optional<Link>> find(String code) {
+        return get(code)
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .doOnNext(held -> (held.isPresent() ? hits : misses).increment())
+                .doOnError(error -> {
+                    lookupErrors.increment();
+                    log.debug("Redis lookup failed, falling through to the database: {}", error.toString());
+                });
+    }
+
+    /** The cached link, or empty when Redis does not hold it; an error when Redis cannot answer in time. */
+    public Mono<Link> get(String code) {
+        return redis.call(
+                        RedisCalls.Operation.GET, commands -> commands.strings().get(settings.linkKey(code)))
+                .map(codec::decode);
+    }
+
+    @Override
+    public Mono<Void> put(Link link) {
+        return putAll(List.of(link));
+    }
+
+    /** One {@code SET} per link, all within one bounded call (one timeout, one breaker permission). */
+    @Override
+    public Mono<Void> putAll(List<Link> links) {
+        return writes.call(RedisCalls.Operation.SET, commands -> Flux.fromIterable(links)
+                .flatMap(link -> commands.strings().set(settings.linkKey(link.code()), codec.encode(link), expiring))
+                .then());
+    }
+
+    /** Sets each link only where Redis holds nothing for its code, as {@link #keep}, within one bounded write. */
+    @Override
+    public Mono<Void> keepAll(List<Link> links) {
+        return writes.call(RedisCalls.Operation.SET, commands -> Flux.fromIterable(links)
+                .flatMap(link ->
+                        commands.strings().set(settings.linkKey(link.code()), codec.encode(link), expiringIfAbsent))
+                .then());
+    }
+
+    @Override
+    public void keep(Link link) {
+        redis.call(RedisCalls.Operation.SET, commands -> commands.strings()
+                        .set(settings.linkKey(link.code()), codec.encode(link), expiringIfAbsent))
+                .subscribe(done -> {}, error -> {});
+    }
+
+    @Override
+    public Mono<Void> delete(String code) {
+        return writes.call(
+                        RedisCalls.Operation.DELETE, commands -> commands.keys().del(settings.linkKey(code)))
+                .then();
+    }
+}

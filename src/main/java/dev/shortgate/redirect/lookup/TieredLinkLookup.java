@@ -1,0 +1,150 @@
+package dev.shortgate.redirect.lookup;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.redirect.RedirectProperties;
+import dev.shortgate.redirect.guard.UnknownCodeGuard;
+import dev.shortgate.redirect.lookup.LinkLookup.Found;
+import io.github.bucket4j.Bucket;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Near cache, then the shared Redis tier, then the unknown-code guard, then the database; what a lower tier finds is
+ * written back to the tiers above it. A Redis failure falls through to the database (the guard, kept in Redis, is
+ * skipped then). A database failure is an error (the handler answers 503) and is not remembered, so the next request
+ * tries again. Each answer carries the tier that produced it ({@link Found#tier()}); the near cache hands that same
+ * answer to every request that joined the load, and tells later requests {@link Tier#NEAR}.
+ *
+ * <p>Database lookups in flight are bounded ({@code max-db-lookups}, 200 by default, ten times the connection pool):
+ * past that a lookup answers 503 at once instead of queueing for a connection, so a database that stops answering
+ * cannot pile requests up; below it, lookups queue briefly for a connection as they would without the bound.
+ *
+ * <p>A code the guard says was never created is answered 404 without a query, except that a few such codes a
+ * second ({@code guard.verify-per-second}) are still looked up: a code that reached the database some other way
+ * than a create (an import, a copy between tables) is then found, and added to the guard, instead of staying 404.
+ */
+public final class TieredLinkLookup implements LinkLookup {
+
+    private final NearCache near;
+    private final RedisTier redis;
+    private final UnknownCodeGuard guard;
+    private final Bucket verifications;
+    private final Database database;
+    private final Scheduler dbScheduler;
+    private final Duration dbTimeout;
+    private final int maxDbLookups;
+    private final AtomicInteger dbLookups = new AtomicInteger();
+    private final Counter dbHits;
+    private final Counter dbMisses;
+    private final Counter dbErrors;
+    private final Counter guardRejected;
+    private final Counter guardHealed;
+
+    public TieredLinkLookup(
+            NearCache near,
+            RedisTier redis,
+            UnknownCodeGuard guard,
+            RedirectProperties.Guard guarding,
+            Database database,
+            Scheduler dbScheduler,
+            Duration dbTimeout,
+            int maxDbLookups,
+            MeterRegistry registry) {
+        this.near = near;
+        this.redis = redis;
+        this.guard = guard;
+        this.verifications = Bucket.builder()
+                .addLimit(limit -> limit.capacity(guarding.verifyBurst())
+                        .refillGreedy(guarding.verifyPerSecond(), Duration.ofSeconds(1)))
+                .build();
+        this.guardRejected = Counter.builder("shortgate.guard.rejected")
+                .description("Lookups the unknown-code guard answered 404 without a database query")
+                .register(registry);
+        this.guardHealed = Counter.builder("shortgate.guard.healed")
+                .description("Codes the database found that the unknown-code guard did not hold (now added)")
+                .register(registry);
+        Gauge.builder("shortgate.guard.ready", guard, g -> g.ready() ? 1 : 0)
+                .description("1 when the unknown-code guard is built and readable, 0 while every code gets through")
+                .register(registry);
+        this.database = database;
+        this.dbScheduler = dbScheduler;
+        this.dbTimeout = dbTimeout;
+        this.maxDbLookups = maxDbLookups;
+        this.dbHits = lookups(registry, "db", "hit");
+        this.dbMisses = lookups(registry, "db", "miss");
+        this.dbErrors = lookups(registry, "db", "error");
+    }
+
+    /** {@code shortgate.lookups}: lookups that fell through the near cache, by the tier they reached. */
+    static Counter lookups(MeterRegistry registry, String tier, String result) {
+        return Counter.builder("shortgate.lookups")
+                .description("Lookups that fell through the near cache to a lower tier, by tier and result")
+                .tag("tier", tier)
+                .tag("result", result)
+                .register(registry);
+    }
+
+    /** The database's side of a lookup: the link stored under a code, or empty when there is none. */
+    @FunctionalInterface
+    public interface Database {
+        Mono<Link> findByCode(String code);
+    }
+
+    @Override
+    public Mono<Found> find(String code) {
+        return near.get(code, this::load);
+    }
+
+    /**
+     * Redis first; what it says picks the next step: its link, or (when it holds nothing) the guard and then the
+     * database, or (when it cannot answer) the database alone. What the database says is kept in Redis.
+     */
+    private Mono<Found> load(String code) {
+        return redis.find(code)
+                .map(held -> held.map(link -> Mono.just(Found.of(link, Tier.REDIS)))
+                        .orElseGet(() -> keptInRedis(guarded(code))))
+                .onErrorResume(unanswered -> Mono.just(keptInRedis(fromDatabase(code))))
+                .flatMap(next -> next);
+    }
+
+    private Mono<Found> keptInRedis(Mono<Found> below) {
+        return below.doOnNext(found -> found.link().ifPresent(redis::keep));
+    }
+
+    private Mono<Found> guarded(String code) {
+        return guard.mayExist(code).flatMap(mayExist -> {
+            if (mayExist) {
+                return fromDatabase(code);
+            }
+            if (!verifications.tryConsume(1)) {
+                guardRejected.increment();
+                return Mono.just(Found.of(null, Tier.GUARD));
+            }
+            return fromDatabase(code).doOnNext(found -> found.link().ifPresent(link -> {
+                guardHealed.increment();
+                guard.add(code).subscribe(null, error -> {}); // best effort: the next verification tries again
+            }));
+        });
+    }
+
+    private Mono<Found> fromDatabase(String code) {
+        if (dbLookups.incrementAndGet() > maxDbLookups) {
+            dbLookups.decrementAndGet();
+            return Mono.error(NearCache.Shed.INSTANCE); // the pool is saturated: answer now rather than queue behind it
+        }
+        return database.findByCode(code)
+                .subscribeOn(dbScheduler)
+                .timeout(dbTimeout)
+                .map(link -> Found.of(link, Tier.DB))
+                .defaultIfEmpty(Found.of(null, Tier.DB))
+                .doOnNext(found -> (found.link().isPresent() ? dbHits : dbMisses).increment())
+                .doOnError(error -> dbErrors.increment())
+                .doFinally(signal -> dbLookups.decrementAndGet());
+    }
+}

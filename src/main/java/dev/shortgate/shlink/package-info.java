@@ -1,0 +1,16 @@
+/**
+ * Shlink's REST API v3 as an adapter over the link and visit features, so Shlink's web client and tools work against
+ * Shortgate. Nothing depends on it: it offers no named interface.
+ */
+@ApplicationModule(
+        allowedDependencies = {
+            "link :: model",
+            "link :: service",
+            "link :: store",
+            "visit :: orphans",
+            "security :: principal",
+            "system :: *"
+        })
+package dev.shortgate.shlink;
+
+import org.springframework.modulith.ApplicationModule;

@@ -1,0 +1,9 @@
+/**
+ * Which database ({@link dev.shortgate.system.database.DatabaseDialect}) and which table holds a link ({@link
+ * dev.shortgate.system.database.LinkTables}); also Flyway's settings derived from R2DBC's, and readiness on the
+ * database.
+ */
+@NamedInterface("database")
+package dev.shortgate.system.database;
+
+import org.springframework.modulith.NamedInterface;

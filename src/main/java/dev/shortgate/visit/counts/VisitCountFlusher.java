@@ -1,0 +1,285 @@
+package dev.shortgate.visit.counts;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.shortgate.system.problem.Causes;
+import dev.shortgate.visit.Dimension;
+import dev.shortgate.visit.OrphanVisitType;
+import dev.shortgate.visit.VisitProperties;
+import dev.shortgate.visit.WriteRetry;
+import dev.shortgate.visit.enrich.VisitEnricher;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Writes what the {@link VisitTally} and {@link UniqueVisitors} gathered: every {@code counts-flush-interval} it
+ * drains the tally, has the {@link CountClassifier} classify and sum the entries on a worker thread, and upserts the
+ * deltas per link and day ({@code link_stats}) and per dimension and label ({@code visit_dim_stats}) in one
+ * transaction tagged with a flush id. Every {@code sketch-flush-interval} it writes the changed unique-visitor
+ * sketches. This class owns the schedule, the retries and the shutdown flush; what a flush adds is the
+ * classifier's.
+ *
+ * <p>A flush that fails is retried with capped backoff until it is written, with the same flush id and the same
+ * deltas, while new visits gather in the tally for the next flush: nothing is dropped during an outage, and a
+ * retry of a flush whose commit was in fact applied is recognised by its id and not counted twice. Flushes never
+ * overlap. On shutdown, after recording has stopped, a last flush writes everything left, for at most
+ * {@code shutdown-flush-timeout}.
+ */
+public final class VisitCountFlusher {
+
+    private static final Logger log = LoggerFactory.getLogger(VisitCountFlusher.class);
+
+    /** Tally entries per count transaction (each becomes at most one row per table and dimension). */
+    public static final int ENTRIES_PER_TRANSACTION = 2_000;
+    /** Sketch rows per transaction. */
+    static final int SKETCHES_PER_TRANSACTION = 500;
+
+    /** Writes one flush. */
+    public interface CountWriter {
+        /** The deltas of one flush, applied at most once per (writer, seq) however often this is retried. */
+        Mono<Void> write(Flush flush);
+
+        /** Sketch rows, written whole (idempotent). */
+        Mono<Void> writeSketches(List<UniqueVisitors.Row> rows);
+    }
+
+    /** One flush: its id and the deltas it adds. */
+    public record Flush(byte[] writer, long seq, List<DayCount> days, List<DimCount> dims, List<OrphanCount> orphans) {
+        /** A flush of link visits only. */
+        Flush(byte[] writer, long seq, List<DayCount> days, List<DimCount> dims) {
+            this(writer, seq, days, dims, List.of());
+        }
+
+        /** Visits and orphan visits whose counts this flush writes. */
+        public long visits() {
+            return days.stream().mapToLong(DayCount::visits).sum()
+                    + orphans.stream().mapToLong(OrphanCount::visits).sum();
+        }
+    }
+
+    /** Orphan visits (bots included) and bot orphan visits of a UTC day and type. */
+    public record OrphanCount(LocalDate day, OrphanVisitType type, long visits, long botVisits) {}
+
+    /** Visits (bots included) and bot visits of a link and UTC day. */
+    public record DayCount(String code, LocalDate day, long visits, long botVisits) {}
+
+    /** Visits (bots included) and bot visits of a link, UTC day, dimension and label. */
+    public record DimCount(
+            String code, LocalDate day, Dimension dimension, String label, long visits, long botVisits) {}
+
+    private final VisitTally tally;
+    private final UniqueVisitors sketches;
+    private final CountWriter writer;
+    private final VisitProperties properties;
+    private final Clock clock;
+    private final Scheduler timer;
+    private final Scheduler workers;
+    private final byte[] writerId = new byte[8];
+    private final AtomicLong seq = new AtomicLong();
+    private final CountClassifier classifier;
+    private long lastSketchFlush;
+
+    private final Counter flushed;
+    private final Counter droppedShutdown;
+    private final Counter droppedWriteFailed;
+    private final Counter retries;
+    private final Timer flushes;
+
+    private final CountFlushSchedule schedule;
+
+    public VisitCountFlusher(
+            VisitTally tally,
+            UniqueVisitors sketches,
+            VisitEnricher enricher,
+            CountWriter writer,
+            VisitProperties properties,
+            Clock clock,
+            Scheduler timer,
+            Scheduler workers,
+            MeterRegistry registry) {
+        this.tally = tally;
+        this.sketches = sketches;
+        this.writer = writer;
+        this.properties = properties;
+        this.clock = clock;
+        this.timer = timer;
+        this.workers = workers;
+        this.classifier = new CountClassifier(enricher, properties.maxLabels(), clock);
+        this.schedule =
+                new CountFlushSchedule(this::scheduled, () -> cycle(true), properties.countsFlushInterval(), timer);
+        new SecureRandom().nextBytes(writerId);
+        Gauge.builder("shortgate.visits.counts.pending", tally, VisitTally::pending)
+                .description("Visits counted in memory and not yet written to the aggregates")
+                .register(registry);
+        this.flushed = Counter.builder("shortgate.visits.counts.written")
+                .description("Visits whose counts were written to the aggregates")
+                .register(registry);
+        this.droppedShutdown = dropped(registry, "shutdown");
+        this.droppedWriteFailed = dropped(registry, "write_failed");
+        this.retries = Counter.builder("shortgate.visits.write.retries")
+                .tag("path", "counts")
+                .description("Visit writes tried again after a failure or a timeout")
+                .register(registry);
+        this.flushes = Timer.builder("shortgate.visits.counts.flush")
+                .description("Time to write one flush of counts, retries included")
+                .register(registry);
+    }
+
+    private static Counter dropped(MeterRegistry registry, String reason) {
+        return Counter.builder("shortgate.visits.counts.dropped")
+                .tag("reason", reason)
+                .description("Visits whose counts could not be written: shutdown gave up, or the database "
+                        + "rejected the statement")
+                .register(registry);
+    }
+
+    /** Whether a visit with this agent is a bot, without parsing it here ({@link CountClassifier#isBot}). */
+    public boolean isBot(String agent) {
+        return classifier.isBot(agent);
+    }
+
+    public synchronized void start() {
+        if (!schedule.isRunning()) {
+            lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
+            schedule.start();
+        }
+    }
+
+    /** A scheduled flush: the counts, and the sketches once {@code sketch-flush-interval} has passed. */
+    private Mono<Void> scheduled() {
+        return cycle(timer.now(TimeUnit.NANOSECONDS) - lastSketchFlush
+                >= properties.sketchFlushInterval().toNanos());
+    }
+
+    /**
+     * Stops flushing on the timer, waits for a flush in progress, then writes everything left (counts and
+     * sketches). Completes when written, or when {@code limit} has passed, counting what is left.
+     */
+    public Mono<Void> stop(Duration limit) {
+        return schedule.stop().timeout(limit, timer).onErrorResume(error -> {
+            long left = tally.pending();
+            droppedShutdown.increment(left);
+            log.error(
+                    "Shutdown gave up writing the counts of {} visits after {}: {}",
+                    left,
+                    limit,
+                    Causes.root(error).toString());
+            return Mono.empty();
+        });
+    }
+
+    /** One flush of the counts, then the sketches when due (or always on the last one). */
+    Mono<Void> cycle(boolean withSketches) {
+        Mono<Void> counts = flushCounts();
+        if (!withSketches) {
+            return counts;
+        }
+        return counts.then(Mono.defer(() -> {
+            lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
+            long today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
+            return Flux.fromIterable(sketches.changed(today))
+                    .buffer(SKETCHES_PER_TRANSACTION)
+                    .concatMap(chunk -> written(writer.writeSketches(chunk)).onErrorResume(error -> {
+                        log.error(
+                                "Could not write {} unique-visitor sketches: {}",
+                                chunk.size(),
+                                Causes.root(error).toString());
+                        return Mono.empty();
+                    }))
+                    .then();
+        }));
+    }
+
+    private Mono<Void> flushCounts() {
+        return Mono.defer(() -> Flux.fromIterable(chunks(tally.drain()))
+                .concatMap(this::flushChunk)
+                .then());
+    }
+
+    /**
+     * The drained counts in chunks of whole links, each of about {@link #ENTRIES_PER_TRANSACTION} entries, in code
+     * order: each chunk is one transaction with a flush id of its own, so a flush of many links never becomes a
+     * transaction too big to finish within the write timeout, and a retry repeats only the chunk that failed.
+     */
+    public static List<List<VisitTally.Count>> chunks(List<VisitTally.Count> counts) {
+        Map<String, List<VisitTally.Count>> byCode = new TreeMap<>();
+        for (VisitTally.Count count : counts) {
+            byCode.computeIfAbsent(count.facts().code(), c -> new ArrayList<>()).add(count);
+        }
+        List<List<VisitTally.Count>> chunks = new ArrayList<>();
+        List<VisitTally.Count> chunk = new ArrayList<>();
+        for (List<VisitTally.Count> link : byCode.values()) {
+            if (!chunk.isEmpty() && chunk.size() + link.size() > ENTRIES_PER_TRANSACTION) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>();
+            }
+            chunk.addAll(link);
+        }
+        if (!chunk.isEmpty()) {
+            chunks.add(chunk);
+        }
+        return chunks;
+    }
+
+    private Mono<Void> flushChunk(List<VisitTally.Count> counts) {
+        long start = System.nanoTime();
+        long id = seq.incrementAndGet();
+        return Mono.fromCallable(() -> classifier.flush(writerId, id, counts))
+                .subscribeOn(workers)
+                .flatMap(flush -> written(writer.write(flush)).thenReturn(flush))
+                .doOnNext(flush -> {
+                    tally.written(counts);
+                    flushed.increment(flush.visits());
+                    flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                })
+                .onErrorResume(WriteRetry::neverSucceeds, error -> {
+                    long lost =
+                            counts.stream().mapToLong(VisitTally.Count::visits).sum();
+                    tally.written(counts);
+                    droppedWriteFailed.increment(lost);
+                    log.error(
+                            "Dropped the counts of {} visits: the database rejected the flush: {}",
+                            lost,
+                            Causes.root(error).toString());
+                    return Mono.empty();
+                })
+                .then();
+    }
+
+    private Mono<Void> written(Mono<Void> attempt) {
+        return WriteRetry.untilWritten(attempt, properties, timer, signal -> {
+            retries.increment();
+            log.warn(
+                    "Writing visit counts failed (attempt {}); retrying: {}",
+                    signal.totalRetries() + 1,
+                    Causes.root(signal.failure()).toString());
+        });
+    }
+
+    /** This pod's writer id (flush ids are this and a sequence number). */
+    byte[] writerId() {
+        return writerId.clone();
+    }
+
+    /** Completes once no flush is in progress (for tests). */
+    Mono<Void> idle() {
+        return schedule.idle();
+    }
+}

@@ -1,0 +1,160 @@
+package dev.shortgate.visit.counts;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+import dev.shortgate.visit.Dimension;
+import dev.shortgate.visit.MultiRowSql;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Writes count flushes and sketches to the aggregate tables. A flush is one transaction: first its id goes into
+ * {@code visit_flush} with {@code INSERT IGNORE}; if the id was already there (an earlier attempt committed, and
+ * only its acknowledgement was lost), nothing else is written. Otherwise the deltas are added with
+ * {@code INSERT … ON DUPLICATE KEY UPDATE visits = visits + VALUES(visits)}, rows in key order so concurrent pods
+ * take row locks in the same order. Dimension deltas go both to {@code visit_dim_stats} (per day) and, summed per
+ * calendar month, to {@code visit_dim_month}, so a month row always equals the sum of its days. Orphan visits add
+ * to {@code orphan_visit_stats}, per UTC day and type, in the same transaction.
+ */
+public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
+
+    static final int ROWS_PER_STATEMENT = 1000;
+    static final int SKETCHES_PER_STATEMENT = 100;
+
+    private static final String ADD = " ON DUPLICATE KEY UPDATE visits = visits + VALUES(visits), "
+            + "bot_visits = bot_visits + VALUES(bot_visits)";
+
+    private final MultiRowSql sql;
+    private final TransactionalOperator transactions;
+    private final Clock clock;
+
+    public VisitCountWriter(MultiRowSql sql, TransactionalOperator transactions, Clock clock) {
+        this.sql = sql;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Override
+    public Mono<Void> write(VisitCountFlusher.Flush flush) {
+        List<MultiRowSql.Sql> deltas = new ArrayList<>();
+        chunks(
+                flush.days(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(d -> new Object[] {d.code(), d.day(), d.visits(), d.botVisits()})
+                                .toList(),
+                        ADD),
+                deltas);
+        chunks(
+                flush.dims(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
+                        dimValues(rows),
+                        ADD),
+                deltas);
+        chunks(
+                months(flush.dims()),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
+                        dimValues(rows),
+                        ADD),
+                deltas);
+        chunks(
+                flush.orphans(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO orphan_visit_stats (stat_date, type, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(o -> new Object[] {o.day(), o.type().id, o.visits(), o.botVisits()})
+                                .toList(),
+                        ADD),
+                deltas);
+        MultiRowSql.Sql claim = sql.multiRow(
+                "INSERT IGNORE INTO visit_flush (writer, seq, flushed_at) VALUES ",
+                List.<Object[]>of(new Object[] {
+                    flush.writer(), flush.seq(), LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)
+                }),
+                "");
+        MultiRowSql.Sql waits = sql.lockWaits();
+        return Mono.defer(() -> (waits == null ? Mono.just(0L) : sql.execute(waits))
+                        .then(sql.execute(claim))
+                        .flatMap(claimed -> claimed == 0
+                                ? Mono.<Void>empty()
+                                : Flux.fromIterable(deltas)
+                                        .concatMap(sql::execute)
+                                        .then()))
+                .as(transactions::transactional);
+    }
+
+    @Override
+    public Mono<Void> writeSketches(List<UniqueVisitors.Row> rows) {
+        List<MultiRowSql.Sql> statements = new ArrayList<>();
+        chunks(
+                rows,
+                SKETCHES_PER_STATEMENT,
+                chunk -> sql.multiRow(
+                        "INSERT INTO visit_sketch (code, stat_date, writer, visitors, human_visitors) VALUES ",
+                        chunk.stream()
+                                .map(r -> new Object[] {
+                                    r.code(),
+                                    java.time.LocalDate.ofEpochDay(r.epochDay()),
+                                    r.writer(),
+                                    r.visitors(),
+                                    r.humanVisitors()
+                                })
+                                .toList(),
+                        " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"),
+                statements);
+        return Mono.defer(() -> sql.executeAll(statements)).as(transactions::transactional);
+    }
+
+    /**
+     * The dimension deltas summed per link, calendar month, dimension and label ({@code day} is the month's first
+     * day), in the roll-up's key order so concurrent pods lock its rows in one order.
+     */
+    static List<VisitCountFlusher.DimCount> months(List<VisitCountFlusher.DimCount> dims) {
+        record Key(String code, LocalDate month, Dimension dimension, String label) {}
+        Map<Key, long[]> sums = new TreeMap<>(Comparator.comparing(Key::code)
+                .thenComparing(Key::month)
+                .thenComparingInt(k -> k.dimension().id)
+                .thenComparing(Key::label));
+        for (VisitCountFlusher.DimCount d : dims) {
+            long[] sum = sums.computeIfAbsent(
+                    new Key(d.code(), d.day().withDayOfMonth(1), d.dimension(), d.label()), k -> new long[2]);
+            sum[0] += d.visits();
+            sum[1] += d.botVisits();
+        }
+        List<VisitCountFlusher.DimCount> months = new ArrayList<>(sums.size());
+        sums.forEach((k, v) ->
+                months.add(new VisitCountFlusher.DimCount(k.code(), k.month(), k.dimension(), k.label(), v[0], v[1])));
+        return months;
+    }
+
+    /** The values of dimension rows, in the column order of both dimension tables. */
+    private static List<Object[]> dimValues(List<VisitCountFlusher.DimCount> rows) {
+        return rows.stream()
+                .map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(), d.botVisits()})
+                .toList();
+    }
+
+    private static <T> void chunks(
+            List<T> items, int size, Function<List<T>, MultiRowSql.Sql> statement, List<MultiRowSql.Sql> into) {
+        for (int from = 0; from < items.size(); from += size) {
+            into.add(statement.apply(items.subList(from, Math.min(items.size(), from + size))));
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.shortgate.visit.intake;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.shortgate.visit.MultiRowSql;
+import dev.shortgate.visit.RawVisit;
+import dev.shortgate.visit.Visit;
+import dev.shortgate.visit.Visitor;
+import dev.shortgate.visit.counts.VisitCountFlusher;
+import dev.shortgate.visit.enrich.VisitEnricher;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Writes one batch of raw visit rows: enrich it and build its SQL on a worker thread, then insert the rows as
+ * multi-row {@code INSERT IGNORE}s in one transaction. Visits of links go to {@code visit}, orphan visits (the same
+ * batches, the same buffer) to {@code orphan_visit}. Counts are not written here: the {@link VisitCountFlusher}
+ * writes them from the pod's in-memory tally, whether or not a raw row could be kept.
+ *
+ * <p>A retry is safe: the transaction leaves nothing behind when it fails, and when its commit went through but
+ * the acknowledgement was lost, {@code INSERT IGNORE} skips the rows already there (same visit ids) instead of
+ * failing on them.
+ */
+public final class VisitBatchWriter implements VisitRecorder.BatchWriter {
+
+    /** Rows per INSERT statement: 14 values each keeps a statement well under every driver's limits. */
+    static final int ROWS_PER_INSERT = 1000;
+
+    private static final String INSERT_VISITS = "INSERT IGNORE INTO visit (id, code, visited_at, client_id, ip, "
+            + "user_agent, referer, country, city, browser, browser_version, os, device_class, bot) VALUES ";
+    private static final String INSERT_ORPHANS = "INSERT IGNORE INTO orphan_visit (id, type, visited_path, visited_at, "
+            + "client_id, ip, user_agent, referer, country, city, browser, browser_version, os, device_class, bot) "
+            + "VALUES ";
+
+    /** An orphan visit's path and query are cut to this many characters (Shlink's bound of a visited URL). */
+    static final int VISITED_PATH_MAX_LENGTH = 2048;
+
+    private final MultiRowSql sql;
+    private final TransactionalOperator transactions;
+    private final VisitEnricher enricher;
+    private final Scheduler workers;
+    private final Mono<byte[]> clientIdKey;
+
+    /** @param clientIdKey key of the client-id HMAC; a batch waits for it (and is retried if it cannot be read) */
+    public VisitBatchWriter(
+            MultiRowSql sql,
+            TransactionalOperator transactions,
+            VisitEnricher enricher,
+            Scheduler workers,
+            Mono<byte[]> clientIdKey) {
+        this.sql = sql;
+        this.transactions = transactions;
+        this.enricher = enricher;
+        this.workers = workers;
+        this.clientIdKey = clientIdKey;
+    }
+
+    @Override
+    public Mono<Void> write(List<RawVisit> batch) {
+        return clientIdKey
+                .flatMap(key -> Mono.fromCallable(() -> statements(batch, key)).subscribeOn(workers))
+                .flatMap(statements -> sql.executeAll(statements).as(transactions::transactional));
+    }
+
+    /** The batch's INSERTs: visits of links, then orphan visits. */
+    private List<MultiRowSql.Sql> statements(List<RawVisit> batch, byte[] key) {
+        List<RawVisit> visits = new ArrayList<>(batch.size());
+        List<RawVisit> orphans = new ArrayList<>();
+        for (RawVisit raw : batch) {
+            (raw.orphan() == null ? visits : orphans).add(raw);
+        }
+        List<MultiRowSql.Sql> statements = statements(enricher.enrich(visits, key));
+        if (!orphans.isEmpty()) {
+            List<Visit> enriched = enricher.enrich(orphans, key);
+            for (int from = 0; from < orphans.size(); from += ROWS_PER_INSERT) {
+                int to = Math.min(orphans.size(), from + ROWS_PER_INSERT);
+                statements.add(insertOrphans(orphans.subList(from, to), enriched.subList(from, to)));
+            }
+        }
+        return statements;
+    }
+
+    /** The INSERTs, in chunks of {@link #ROWS_PER_INSERT}. */
+    List<MultiRowSql.Sql> statements(List<Visit> rows) {
+        List<MultiRowSql.Sql> statements = new ArrayList<>();
+        for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
+            statements.add(insertVisits(rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT))));
+        }
+        return statements;
+    }
+
+    private MultiRowSql.Sql insertOrphans(List<RawVisit> raws, List<Visit> rows) {
+        List<Object[]> values = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            RawVisit raw = raws.get(i);
+            Visit v = rows.get(i);
+            values.add(values(v, v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query())));
+        }
+        return sql.multiRow(INSERT_ORPHANS, values, "");
+    }
+
+    /** {@code /path?query}, cut to {@link #VISITED_PATH_MAX_LENGTH}. */
+    static String visitedPath(String path, String query) {
+        String visited = query == null ? "/" + path : "/" + path + "?" + query;
+        return VisitRecorder.truncate(visited, VISITED_PATH_MAX_LENGTH);
+    }
+
+    private MultiRowSql.Sql insertVisits(List<Visit> rows) {
+        List<Object[]> values = new ArrayList<>(rows.size());
+        for (Visit v : rows) {
+            values.add(values(v, v.id(), v.code()));
+        }
+        return sql.multiRow(INSERT_VISITS, values, "");
+    }
+
+    /** A row's values in the order of both INSERTs: its {@code key} columns, then those every raw row has. */
+    private static Object[] values(Visit v, Object... key) {
+        Visitor who = v.visitor();
+        Object[] common = {
+            LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
+            v.clientId(),
+            who.ip(),
+            who.userAgent(),
+            who.referer(),
+            who.country(),
+            who.city(),
+            who.browser(),
+            who.browserVersion(),
+            who.os(),
+            who.deviceClass(),
+            who.bot()
+        };
+        Object[] row = Arrays.copyOf(key, key.length + common.length);
+        System.arraycopy(common, 0, row, key.length, common.length);
+        return row;
+    }
+}

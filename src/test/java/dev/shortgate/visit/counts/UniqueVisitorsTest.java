@@ -1,0 +1,73 @@
+package dev.shortgate.visit.counts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class UniqueVisitorsTest {
+
+    private static final long DAY = 20_000;
+
+    @Test
+    void estimateOfAHundredThousandKnownVisitorsIsWithinThreeStandardErrors() throws Exception {
+        UniqueVisitors uniques = new UniqueVisitors();
+        int n = 100_000;
+        for (int i = 0; i < n; i++) {
+            uniques.add("x", DAY, ip(i), "agent", false);
+            uniques.add("x", DAY, ip(i), "agent", false); // a second visit of the same visitor
+        }
+
+        List<UniqueVisitors.Row> rows = uniques.changed(DAY);
+
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).visitors()).hasSizeLessThan(3_000); // the same size at 10 visitors or 10 million
+        // relative standard error 1.04 / sqrt(4096) = 1.6%: three of them is 4.9%
+        assertThat((double) UniqueVisitors.estimate(List.of(rows.get(0).visitors())))
+                .isCloseTo(n, within(n * 0.049));
+    }
+
+    @Test
+    void sketchesOfTwoPodsMergeIntoTheirUnionAndLeaveBotsOutOfTheHumanSketch() throws Exception {
+        UniqueVisitors podA = new UniqueVisitors();
+        UniqueVisitors podB = new UniqueVisitors();
+        for (int i = 0; i < 60_000; i++) {
+            podA.add("x", DAY, ip(i), "agent", false);
+        }
+        for (int i = 40_000; i < 100_000; i++) {
+            podB.add("x", DAY, ip(i), "agent", i >= 90_000); // 10,000 of them bots
+        }
+        UniqueVisitors.Row a = podA.changed(DAY).get(0);
+        UniqueVisitors.Row b = podB.changed(DAY).get(0);
+
+        assertThat((double) UniqueVisitors.estimate(List.of(a.visitors(), b.visitors())))
+                .isCloseTo(100_000, within(4_900.0));
+        assertThat((double) UniqueVisitors.estimate(List.of(a.humanVisitors(), b.humanVisitors())))
+                .isCloseTo(90_000, within(4_410.0));
+        assertThat(a.writer()).isNotEqualTo(b.writer());
+    }
+
+    @Test
+    void smallCountsAreExactAndUnchangedSketchesAreNotWrittenAgain() throws Exception {
+        UniqueVisitors uniques = new UniqueVisitors();
+        for (int i = 0; i < 10; i++) {
+            uniques.add("x", DAY, ip(i), "agent", false);
+        }
+
+        List<UniqueVisitors.Row> rows = uniques.changed(DAY);
+
+        assertThat(UniqueVisitors.estimate(List.of(rows.get(0).visitors()))).isEqualTo(10);
+        assertThat(uniques.changed(DAY)).isEmpty();
+        assertThat(uniques.changed(DAY + 1)).isEmpty(); // past days are dropped from memory once written
+        assertThat(uniques.size()).isZero();
+        assertThat(UniqueVisitors.estimate(List.of())).isZero();
+    }
+
+    private static InetAddress ip(int i) throws UnknownHostException {
+        return InetAddress.getByAddress(new byte[] {10, (byte) (i >>> 16), (byte) (i >>> 8), (byte) i});
+    }
+}

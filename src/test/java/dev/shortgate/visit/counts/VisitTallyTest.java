@@ -1,0 +1,104 @@
+package dev.shortgate.visit.counts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+
+class VisitTallyTest {
+
+    @Test
+    void everyVisitLandsInExactlyOneDrainWhileFourThreadsCountAndOneDrains() throws Exception {
+        VisitTally tally = new VisitTally(50, agent -> false);
+        int threads = 4;
+        int perThread = 200_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        AtomicBoolean done = new AtomicBoolean();
+        List<CompletableFuture<Void>> adders = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            adders.add(CompletableFuture.runAsync(
+                    () -> {
+                        for (int i = 0; i < perThread; i++) {
+                            // few codes and agents: entries are drained, retired and recreated all the time
+                            tally.add("c" + (i % 3), 20_000, "agent" + ((i + thread) % 7), null, null);
+                        }
+                    },
+                    pool));
+        }
+        CompletableFuture<Void> all = CompletableFuture.allOf(adders.toArray(CompletableFuture[]::new))
+                .whenComplete((v, e) -> done.set(true));
+        long drained = 0;
+        while (!done.get()) {
+            drained += sum(tally.drain());
+        }
+        all.get(60, TimeUnit.SECONDS);
+        drained += sum(tally.drain());
+        pool.shutdown();
+
+        assertThat(drained).isEqualTo((long) threads * perThread);
+        assertThat(tally.pending()).isEqualTo((long) threads * perThread);
+        tally.drain(); // idle entries are retired
+        assertThat(tally.size()).isZero();
+    }
+
+    @Test
+    void visitsBeyondTheDistinctBoundOfALinkAreCountedUnderOtherAndStillTellBotsApart() {
+        VisitTally tally = new VisitTally(2, agent -> agent.startsWith("bot"));
+        for (String agent : List.of("a", "b", "c", "bot1", "a")) {
+            tally.add("x", 1, agent, null, null);
+        }
+
+        List<VisitTally.Count> counts = tally.drain();
+
+        assertThat(sum(counts)).isEqualTo(5);
+        assertThat(counts)
+                .filteredOn(c -> c.facts().kind() == VisitTally.Facts.DISTINCT)
+                .extracting(c -> c.facts().agent())
+                .containsExactlyInAnyOrder("a", "b");
+        assertThat(counts)
+                .filteredOn(c -> c.facts().kind() == VisitTally.Facts.OTHER_HUMAN)
+                .extracting(VisitTally.Count::visits)
+                .containsExactly(1L);
+        assertThat(counts)
+                .filteredOn(c -> c.facts().kind() == VisitTally.Facts.OTHER_BOT)
+                .extracting(VisitTally.Count::visits)
+                .containsExactly(1L);
+    }
+
+    @Test
+    void unwrittenVisitsOfALinkAreThoseNotYetReportedWritten() {
+        VisitTally tally = new VisitTally(10, agent -> false);
+        tally.add("x", 1, "a", null, null);
+        tally.add("x", 1, "a", null, null);
+        List<VisitTally.Count> first = tally.drain();
+        tally.add("x", 1, "a", null, null);
+
+        assertThat(tally.unwritten("x")).isEqualTo(3);
+        tally.written(first);
+        assertThat(tally.unwritten("x")).isEqualTo(1);
+        assertThat(tally.unwritten("y")).isZero();
+    }
+
+    @Test
+    void refererHostIsTheLowerCaseHostWithoutUserInfoPortOrTrailingDot() {
+        assertThat(VisitTally.refererHost("https://News.Example.:8443/a?b#c")).isEqualTo("news.example");
+        assertThat(VisitTally.refererHost("http://user:pw@host.example/x")).isEqualTo("host.example");
+        assertThat(VisitTally.refererHost("http://[2001:db8::1]:80/")).isEqualTo("[2001:db8::1]");
+        assertThat(VisitTally.refererHost("android-app://com.example.app")).isEqualTo("com.example.app");
+        assertThat(VisitTally.refererHost("not a url")).isNull();
+        assertThat(VisitTally.refererHost("https:///path")).isNull();
+        assertThat(VisitTally.refererHost(null)).isNull();
+    }
+
+    private static long sum(List<VisitTally.Count> counts) {
+        return counts.stream().mapToLong(VisitTally.Count::visits).sum();
+    }
+}
