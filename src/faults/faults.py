@@ -87,9 +87,14 @@ def stop_all():
 
 
 class MariaDb:
-    def __init__(self, workdir, port):
+    """mariadbd on a throw-away data directory; `wrapper` runs it elsewhere (`ip netns exec NS`), bound to `host`."""
+
+    def __init__(self, workdir, port, host="127.0.0.1", wrapper=(), options=()):
         self.workdir = workdir
         self.port = port
+        self.host = host
+        self.wrapper = list(wrapper)
+        self.options = list(options)
         self.datadir = os.path.join(workdir, "mariadb")
         self.socket = os.path.join(workdir, "mariadb.sock")
         self.process = None
@@ -100,8 +105,9 @@ class MariaDb:
                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, check=True, timeout=180)
 
     def start(self):
-        self.process = start("mariadb", ["mariadbd", "--no-defaults", "--user=root", f"--datadir={self.datadir}",
-                                         f"--port={self.port}", "--bind-address=127.0.0.1",
+        self.process = start("mariadb", [*self.wrapper, "mariadbd", "--no-defaults", "--user=root",
+                                         f"--datadir={self.datadir}", f"--port={self.port}",
+                                         f"--bind-address={self.host}", *self.options,
                                          f"--socket={self.socket}", "--skip-log-bin",
                                          "--innodb-buffer-pool-size=64M", "--max-connections=200",
                                          f"--log-error={self.workdir}/mariadb.err"], self.workdir)
@@ -122,26 +128,37 @@ class MariaDb:
 
 
 class Redis:
-    def __init__(self, workdir, port):
+    def __init__(self, workdir, port, host="127.0.0.1", wrapper=(), options=()):
         self.workdir = workdir
         self.port = port
+        self.host = host
+        self.wrapper = list(wrapper)
+        self.options = list(options)
         self.process = None
 
     def start(self):
-        self.process = start("redis", ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                                       "--save", "", "--appendonly", "no"], self.workdir)
+        self.process = start("redis", [*self.wrapper, "redis-server", "--port", str(self.port), "--bind", self.host,
+                                       "--save", "", "--appendonly", "no", *self.options], self.workdir)
         if not wait_until(lambda: self.cli("PING") == "PONG", 30):
             raise RuntimeError("redis-server did not start")
 
     def cli(self, *args):
-        done = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(self.port), *args],
+        done = subprocess.run(["redis-cli", "-h", self.host, "-p", str(self.port), *args],
                               capture_output=True, text=True, timeout=5)
         return done.stdout.strip()
 
 
 class Pod:
-    def __init__(self, name, jar, workdir, port, management, mariadb, redis):
+    """A Shortgate jar on `mariadb` and `redis`, reached at `host`; `wrapper` runs it elsewhere (`ip netns exec NS`)
+    and `settings` add to or override the suite's command-line settings."""
+
+    def __init__(self, name, jar, workdir, port, management, mariadb, redis, host="127.0.0.1", wrapper=(),
+                 settings=None, heap="256m"):
         self.name = name
+        self.heap = heap
+        self.host = host
+        self.wrapper = list(wrapper)
+        self.settings = dict(settings or {})
         self.jar = jar
         self.workdir = os.path.join(workdir, name)
         os.makedirs(self.workdir, exist_ok=True)
@@ -155,10 +172,10 @@ class Pod:
         arguments = {
             "server.port": self.port,
             "management.server.port": self.management,
-            "spring.r2dbc.url": f"r2dbc:mysql://sg:sg@127.0.0.1:{self.mariadb.port}/shortgate",
-            "spring.data.redis.url": f"redis://127.0.0.1:{self.redis.port}",
+            "spring.r2dbc.url": f"r2dbc:mysql://sg:sg@{self.mariadb.host}:{self.mariadb.port}/shortgate",
+            "spring.data.redis.url": f"redis://{self.redis.host}:{self.redis.port}",
             "shortgate.security.admin-key": ADMIN_KEY,
-            "shortgate.base-url": f"http://127.0.0.1:{self.port}",
+            "shortgate.base-url": f"http://{self.host}:{self.port}",
             "shortgate.redirect.near-cache.ttl": f"{NEAR_TTL}s",
             "shortgate.health.database-unready-after": f"{UNREADY_AFTER}s",
             "shortgate.visit.buffer-capacity": BUFFER,
@@ -169,8 +186,10 @@ class Pod:
             "shortgate.security.rate-limit.not-found-refill": 1000000,
             "shortgate.security.rate-limit.api-capacity": 100000,
             "shortgate.security.rate-limit.api-refill": 100000,
+            **self.settings,
         }
-        command = ["java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", self.jar]
+        command = [*self.wrapper, "java", f"-Xmx{self.heap}", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
+                   self.jar]
         command += [f"--{name}={value}" for name, value in arguments.items()]
         self.process = start(f"shortgate-{self.name}", command, self.workdir)
         if not wait_until(lambda: self.ready() == 200, 180, 0.5):
@@ -178,14 +197,14 @@ class Pod:
 
     def ready(self):
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.management}/actuator/health/readiness",
+            with urllib.request.urlopen(f"http://{self.host}:{self.management}/actuator/health/readiness",
                                         timeout=3) as response:
                 return response.status
         except urllib.error.HTTPError as e:
             return e.code
 
     def metrics(self):
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.management}/actuator/prometheus", timeout=5) as r:
+        with urllib.request.urlopen(f"http://{self.host}:{self.management}/actuator/prometheus", timeout=5) as r:
             return r.read().decode()
 
     def metric(self, metric_name, text=None, **labels):
@@ -217,14 +236,14 @@ class Pod:
 
 # ------------------------------------------------------------------------------------------------------ HTTP
 
-def request(port, method, path, body=None, timeout=10):
+def request(port, method, path, body=None, timeout=10, host="127.0.0.1", content_type="application/json"):
     """One request on a new connection: (status, headers, body text, seconds)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
     headers = {"X-Api-Key": ADMIN_KEY}
     data = None
     if body is not None:
         data = json.dumps(body)
-        headers["Content-Type"] = "application/json"
+        headers["Content-Type"] = content_type
     begin = time.monotonic()
     try:
         connection.request(method, path, body=data, headers=headers)
@@ -239,7 +258,8 @@ def create_links(pod, prefix, count):
     codes = []
     for i in range(count):
         status, _, text, _ = request(pod.port, "POST", "/api/v1/links",
-                                     {"url": f"https://example.com/faults/{prefix}/{i}/{random.random()}"})
+                                     {"url": f"https://example.com/faults/{prefix}/{i}/{random.random()}"},
+                                     host=pod.host)
         if status not in (200, 201):
             raise RuntimeError(f"create answered {status}: {text}")
         codes.append(json.loads(text)["code"])
@@ -286,7 +306,7 @@ class Load:
             n += self.threads
             fresh = connection is None
             if fresh:
-                connection = http.client.HTTPConnection("127.0.0.1", pod.port, timeout=10)
+                connection = http.client.HTTPConnection(pod.host, pod.port, timeout=10)
                 try:
                     connection.connect()
                 except OSError:
