@@ -6,7 +6,12 @@ its own, two Shortgate jars on them, then injects each fault of issue 11 under a
 per criterion: fault, criterion, measured, PASS/FAIL. Exits 1 if any row failed. Every wait is bounded, and every
 process it started is stopped by PID on exit, however it exits. Standard library only.
 
-    python3 src/faults/faults.py [--only F1,F3] [--jar target/shortgate.jar] [--base-port 19100]
+    python3 src/faults/faults.py [--only F1,F3,N2] [--jar target/shortgate.jar] [--base-port 19100] [--keep]
+
+After F1-F12 it runs the network faults N1-N5 of src/faults/netns.py (issue 29): a mariadbd, a redis-server and two
+pods of their own, each on a host of its own (a Linux network namespace), with latency, loss and partitions between
+them. Where the machine does not allow network namespaces it says so in one line and skips them;
+CI_REQUIRE_NETNS=true makes that a failure.
 """
 
 import argparse
@@ -794,20 +799,9 @@ class Context:
     pass
 
 
-def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", default="", help="comma list of faults to run, e.g. F1,F3 (default: all)")
-    parser.add_argument("--jar", default=os.path.join(root, "target", "shortgate.jar"))
-    parser.add_argument("--base-port", type=int, default=19100, help="ports base..base+99 are used")
-    parser.add_argument("--keep", action="store_true", help="keep the work directory (logs, data)")
-    args = parser.parse_args()
-    only = {f.strip().upper() for f in args.only.split(",") if f.strip()}
-
+def run_process_faults(args, faults):
+    """F1-F12: their own mariadbd, redis-server and two pods on loopback ports base..base+99."""
     workdir = tempfile.mkdtemp(prefix="shortgate-faults-")
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
-    atexit.register(stop_all)
     log(f"work directory {workdir}")
     ctx = Context()
     base = args.base_port
@@ -827,9 +821,7 @@ def main():
         create_links(ctx.a, "warm", 1)
         create_links(ctx.b, "warm", 1)
         first_create_is_announced(ctx)
-        for name, fault in FAULTS:
-            if only and name not in only:
-                continue
+        for name, fault in faults:
             log(f"--- {name}")
             begin = time.monotonic()
             try:
@@ -839,13 +831,48 @@ def main():
                 heal(ctx)
             log(f"{name} took {time.monotonic() - begin:.0f} s")
     finally:
-        print_table()
         stop_all()
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
         else:
             log(f"kept {workdir}")
-    return 0 if results and all(passed for *_, passed in results) else 1
+
+
+def main():
+    import netns  # src/faults/netns.py: the network faults N1-N5
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", default="", help="comma list of faults to run, e.g. F1,F3 or N1,N4 (default: "
+                        "F1-F12, then N1-N5 where network namespaces are allowed)")
+    parser.add_argument("--jar", default=os.path.join(root, "target", "shortgate.jar"))
+    parser.add_argument("--base-port", type=int, default=19100, help="ports base..base+99 are used by F1-F12")
+    parser.add_argument("--keep", action="store_true", help="keep the work directories (logs, data)")
+    args = parser.parse_args()
+    only = {f.strip().upper() for f in args.only.split(",") if f.strip()}
+    unknown = only - {name for name, _ in FAULTS} - set(netns.FAULTS)
+    if unknown:
+        parser.error(f"unknown fault(s) {', '.join(sorted(unknown))}; known: F1-F12, {', '.join(netns.FAULTS)}")
+    process_faults = [(name, fault) for name, fault in FAULTS if not only or name in only]
+    network_faults = [name for name in netns.FAULTS if not only or name in only]
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
+    atexit.register(stop_all)
+    network_missing = False
+    try:
+        if process_faults:
+            run_process_faults(args, process_faults)
+        if network_faults:
+            network_missing = not netns.run(sys.modules[__name__], network_faults, args)
+    finally:
+        print_table()
+        stop_all()
+    if network_missing and os.environ.get("CI_REQUIRE_NETNS", "").lower() == "true":
+        return 1
+    if not results:
+        return 0 if network_missing and not process_faults else 1
+    return 0 if all(passed for *_, passed in results) else 1
 
 
 def print_table():

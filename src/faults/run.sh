@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Shortgate fault suite (issue 11): starts its own mariadbd and redis-server (throw-away data, loopback ports
 # 19100-19199 by default), two Shortgate jars on them, injects faults F1-F12 under a low paced load and prints a
-# table fault / criterion / measured / result. Exits non-zero if any criterion fails. See docs/resilience.md.
+# table fault / criterion / measured / result. Then the network faults N1-N5 (issue 29, src/faults/netns.py): the
+# same kind of servers and jars, each on a host of its own (a network namespace), with latency, loss and partitions
+# between them; skipped in one line where the machine does not allow namespaces (CI_REQUIRE_NETNS=true fails then).
+# Exits non-zero if any criterion fails. See docs/resilience.md.
 #
-#   src/faults/run.sh [--only F1,F3] [--base-port 19100] [--keep]
+#   src/faults/run.sh [--only F1,F3,N2] [--base-port 19100] [--keep]
 #
 # Needs the packaged jar (target/shortgate.jar; built here when missing), mariadbd, mariadb-install-db,
-# redis-server, redis-cli, java and python3. Every process it starts is stopped by PID on exit.
+# redis-server, redis-cli, java and python3; the network faults also need root, iproute2, iptables and wrk. Every
+# process it starts is stopped by PID on exit, and every namespace it made is deleted.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
