@@ -518,7 +518,9 @@ def n1_redis_latency(ctx):
     """200 ms +- 40 ms between pod B and Redis (B's packets to Redis wait in the delayer)."""
     a, b, redis, net = ctx.a, ctx.b, ctx.redis, ctx.net
     window, rate, per_window = 20, 10, 230  # s; look-ups a second of each lower tier; codes each window may use
-    cached = suite.create_links(a, "n1-cached", 20)
+    # Cached codes: a set per window, each loaded into B's near cache just before its window, so that none expires
+    # (TTL 60 s) within it however long the warm-up takes.
+    cached, cached_before, cached_during = (suite.create_links(a, f"n1-cached-{i}", 20) for i in range(3))
     warm(b, cached)
     # In Redis (the create wrote them there) and never asked of B: B's look-up is a Redis hit. Each is asked once.
     redis_tier = batch_create(a, "n1-redis", 4 * per_window)
@@ -555,18 +557,20 @@ def n1_redis_latency(ctx):
     for load in warm_loads:
         load.stop()
     watch = BreakerWatch(b).start()
+    warm(b, cached_before)
     on_redis, on_db = lower_tiers(before_redis, db_tier[:per_window], window)
-    baseline = wrk(b, cached, window, 100, ctx.workdir)
+    baseline = wrk(b, cached_before, window, 100, ctx.workdir)
     on_redis.stop()
     on_db.stop()
     # The fault.
+    warm(b, cached_during)
     net.delay("b", "redis", 6379, ctx.workdir)
     round_trips = net.round_trips("b", "redis", 6379)
     time.sleep(1)
     began = time.time()
     before = counters()
     slow_redis, _ = lower_tiers(during_redis, None, window)
-    during = wrk(b, cached, window, 100, ctx.workdir)
+    during = wrk(b, cached_during, window, 100, ctx.workdir)
     slow_redis.stop()
     after = counters()
     ended = time.time()
@@ -834,12 +838,17 @@ def n4_partition_both(ctx):
     for w in watchers:
         w.start()
     answers = []
+    sent = {}  # id of an answer -> seconds into the partition its request was sent
+    deadlines_before = value(b, "shortgate_lookups_deadline_exceeded_total")
 
     def ask(code):
+        began = time.time() - parted
         try:
-            answers.append(suite.request(b.port, "GET", "/" + code, timeout=15, host=b.host))
+            answer = suite.request(b.port, "GET", "/" + code, timeout=15, host=b.host)
         except Exception as e:  # noqa: BLE001
-            answers.append((repr(e), {}, "", 15))
+            answer = (repr(e), {}, "", 15)
+        sent[id(answer)] = began
+        answers.append(answer)
 
     for start_at, chunk in ((2, uncached[:10]), (8, uncached[10:20]), (14, uncached[20:])):
         time.sleep(max(0.0, parted + start_at - time.time()))
@@ -869,12 +878,18 @@ def n4_partition_both(ctx):
     statuses = sorted({str(s) for s, _, _, _ in answers})
     with_retry_after = all({k.lower(): v for k, v in h.items()}.get("retry-after") for s, h, _, _ in answers
                            if s == 503)
-    slowest = max(sec for _, _, _, sec in answers)
+    slowest_answer = max(answers, key=lambda answer: answer[3])
+    slowest = slowest_answer[3]
+    deadlines = value(b, "shortgate_lookups_deadline_exceeded_total") - deadlines_before
+    pause = max((float(line.rsplit(" ", 1)[1]) for line in scrape(b).splitlines()
+                 if line.startswith("jvm_gc_pause_seconds_max{")), default=0.0)
     suite.record("N4", "B cut off from MariaDB and Redis: cached codes keep answering 302",
                  f"{statuses_of(load)}, {len(load.errors)} errors, over a partition of {partition_seconds:.0f} s",
                  load.count(302) == len(load.answers) and not load.errors)
     suite.record("N4", "uncached codes: 503 + Retry-After, never 404", f"statuses {statuses} over {len(answers)} "
-                 f"look-ups, Retry-After on all: {with_retry_after}; slowest {slowest:.2f} s",
+                 f"look-ups, Retry-After on all: {with_retry_after}; slowest {slowest:.2f} s (sent "
+                 f"{sent[id(slowest_answer)]:.1f} s into the partition; load deadlines exceeded {deadlines:.0f}, "
+                 f"longest GC pause {pause:.2f} s)",
                  statuses == ["503"] and with_retry_after)
     if unready_at is None:
         seen = f"never unready in {partition_seconds:.0f} s"
@@ -955,7 +970,8 @@ def n5_creates_across_heal(ctx):
     failed_stored = sum(1 for c in failed if c[3] in stored.values())
     suite.record("N5", "A cut off from MariaDB and Redis for 4 s, healed with creates in flight: no duplicate codes",
                  f"{len(creates)} creates ({', '.join(f'{k}x{v}' for k, v in sorted(counts.items()))}), "
-                 f"{len(in_flight)} on A in flight at the heal; SQL: {twice_code} codes and {twice_url} URLs stored twice; "
+                 f"{len(in_flight)} on A in flight at the heal; SQL: {twice_code} codes and {twice_url} URLs stored "
+                 "twice; "
                  f"answers: {len(split_urls)} URLs with 2 codes, {len(shared_codes)} codes with 2 URLs",
                  len(in_flight) > 0 and twice_code == 0 and twice_url == 0 and not split_urls and not shared_codes)
     suite.record("N5", "every create answered 201/200 exists in the database", f"{len(set(answered)) - len(missing)}"
