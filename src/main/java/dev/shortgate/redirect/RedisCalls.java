@@ -13,6 +13,7 @@ import dev.shortgate.system.redis.SharedRedis;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -187,6 +188,13 @@ public final class RedisCalls {
      * that went away after a long run of answers is cut off within 10 failed calls (fault check F1 of
      * {@code .ci/run}; a window of 50 took 25). Calls made before the connection was first opened fail at once and
      * say nothing about Redis: they are ignored.
+     *
+     * <p>Once open, it lets 20 trial calls through after 5 s, and closes only if at least half of them succeed; each
+     * time the trials fail, the next wait doubles, up to 40 s, and a close starts it at 5 s again. With 5 trials, a
+     * Redis 200 ms away on a slow network (fault N1: most calls time out, a few succeed when other answers happen to
+     * keep the liveness fresh) closed the breaker now and then by luck, and the next second opened it again: those
+     * flaps cost each request let through 100-240 ms. Twenty trials make such a lucky close rare, and the growing wait
+     * makes the trials themselves rare while Redis stays slow.
      */
     static CircuitBreakerConfig breakerConfig(Liveness liveness) {
         return CircuitBreakerConfig.custom()
@@ -194,8 +202,9 @@ public final class RedisCalls {
                 .minimumNumberOfCalls(10)
                 .failureRateThreshold(50)
                 .ignoreException(error -> error instanceof SharedRedis.NotConnected || liveness.isLocalQueueing(error))
-                .waitDurationInOpenState(Duration.ofSeconds(5))
-                .permittedNumberOfCallsInHalfOpenState(5)
+                .waitIntervalFunctionInOpenState(
+                        IntervalFunction.ofExponentialBackoff(Duration.ofSeconds(5), 2, Duration.ofSeconds(40)))
+                .permittedNumberOfCallsInHalfOpenState(20)
                 .build();
     }
 
