@@ -134,7 +134,7 @@ class RedirectConfiguration {
                 @Qualifier("redisWrites") RedisCalls writes,
                 ReactiveRedisConnectionFactory connections,
                 RedirectProperties properties) {
-            return new RedisInvalidationBus(writes, connections, properties.redis());
+            return new RedisInvalidationBus(writes, connections, properties.redis(), DEADLINES);
         }
 
         @Bean

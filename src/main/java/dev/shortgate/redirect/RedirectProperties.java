@@ -111,6 +111,9 @@ public record RedirectProperties(
      * @param repair    background retries of a link change, or of a create's announcement, that Redis could not
      *                  take when it was made
      * @param writes    what creates and changes write to Redis: bounds and a circuit breaker of their own
+     * @param channelCheck how often a pod checks its subscription to the invalidation channel end to end (a probe of
+     *                  its own through Redis); one that does not come back within two checks, or a Redis out of
+     *                  reach for that long, makes the pod subscribe again and clear its near cache
      */
     public record Redis(
             @NotNull @DefaultValue("100ms") Duration timeout,
@@ -118,7 +121,8 @@ public record RedirectProperties(
             @NotNull @DefaultValue("1h") Duration ttl,
             @NotBlank @DefaultValue("sg:") String keyPrefix,
             @Valid @DefaultValue Repair repair,
-            @Valid @DefaultValue Writes writes) {
+            @Valid @DefaultValue Writes writes,
+            @NotNull @DefaultValue("2s") Duration channelCheck) {
 
         public Redis {
             if (writes.deadline().compareTo(writes.timeout()) < 0) {

@@ -62,6 +62,7 @@ public final class CacheInvalidator implements LinkChanges, SmartLifecycle {
     private final Scheduler timer;
     private final CurrentLinks database;
     private final AtomicLong unannounced = new AtomicLong(); // links whose announcement is being retried
+    private final Counter resubscribed;
     private final Counter announcementsRetried;
     private final Counter announcementsGivenUp;
 
@@ -99,6 +100,11 @@ public final class CacheInvalidator implements LinkChanges, SmartLifecycle {
         this.redisTtl = properties.redis().ttl();
         this.repairsDone = repairs(registry, "cleared");
         this.repairsFailed = repairs(registry, "given_up");
+        this.resubscribed = Counter.builder("shortgate.invalidations.resubscribed")
+                .description(
+                        "Times the invalidation channel was subscribed again (and the near cache cleared) after it "
+                                + "dropped or may have missed messages")
+                .register(registry);
         this.announcementsRetried = announcements(registry, "done");
         this.announcementsGivenUp = announcements(registry, "given_up");
         Gauge.builder("shortgate.announcements.pending", unannounced, AtomicLong::get)
@@ -338,6 +344,7 @@ public final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                         if (again) {
                             log.info("Invalidation channel subscribed again; clearing the near cache in case "
                                     + "messages were lost");
+                            resubscribed.increment();
                             near.invalidateAll();
                         }
                     });
@@ -346,6 +353,7 @@ public final class CacheInvalidator implements LinkChanges, SmartLifecycle {
                 .doOnNext(near::invalidate)
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200))
                         .maxBackoff(Duration.ofSeconds(10))
+                        .transientErrors(true) // a subscription that was active starts the backoff afresh
                         .scheduler(timer)
                         .doBeforeRetry(signal -> log.warn(
                                 "Invalidation channel failed, subscribing again: {}",

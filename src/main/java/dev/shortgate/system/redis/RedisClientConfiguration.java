@@ -4,18 +4,21 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.lettuce.core.tracing.Tracing;
 import io.netty.channel.Channel;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 
 /** How the Lettuce client behind every Redis call is set up, when Redis is configured. */
 @Configuration(proxyBeanMethods = false)
@@ -26,6 +29,32 @@ class RedisClientConfiguration {
     @Bean
     LettuceClientOptionsBuilderCustomizer rejectWhileDisconnected() {
         return builder -> builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+    }
+
+    /**
+     * TCP keepalive on every Redis connection (a probe after 10 s of silence, then every 2 s, dead after 3 unanswered)
+     * and a TCP user timeout of 15 s for data Redis does not acknowledge. A subscribed connection sends nothing, so
+     * without them a connection cut by a silent network partition stayed open on this side for good (the network
+     * fault N3): Lettuce never noticed, and never reconnected. Spring Boot's connect timeout is kept.
+     */
+    @Bean
+    LettuceClientOptionsBuilderCustomizer keepAlive(Environment environment) {
+        Duration connectTimeout = Binder.get(environment)
+                .bind("spring.data.redis.connect-timeout", Duration.class)
+                .orElse(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
+        return builder -> builder.socketOptions(SocketOptions.builder()
+                .connectTimeout(connectTimeout)
+                .keepAlive(SocketOptions.KeepAliveOptions.builder()
+                        .enable()
+                        .idle(Duration.ofSeconds(10))
+                        .interval(Duration.ofSeconds(2))
+                        .count(3)
+                        .build())
+                .tcpUserTimeout(SocketOptions.TcpUserTimeoutOptions.builder()
+                        .enable()
+                        .tcpUserTimeout(Duration.ofSeconds(15))
+                        .build())
+                .build());
     }
 
     /**
