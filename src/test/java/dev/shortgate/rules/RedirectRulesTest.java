@@ -19,6 +19,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "shortgate.security.admin-key=test-admin-key-0123456789",
+            "shortgate.visit.flush-interval=50ms",
+            "shortgate.visit.counts-flush-interval=100ms",
             "spring.r2dbc.url=r2dbc:h2:mem:///rules?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
         })
 @AutoConfigureWebTestClient(timeout = "30s")
@@ -114,6 +116,45 @@ class RedirectRulesTest {
                 .isEqualTo(0);
         assertThat(location(code, null, ANDROID, null)).isEqualTo("https://example.com/default");
         assertThat(rows(code)).isZero();
+    }
+
+    @Test
+    void visitsKeepTheDestinationAndStatsBreakThemDownByIt() {
+        String code = create("https://example.com/own", false);
+        put(code, rules(rule("https://example.com/ios", condition("device", null, "ios"))))
+                .expectStatus()
+                .isOk();
+        location(code, null, IPHONE, null);
+        location(code, null, IPHONE, null);
+        location(code, null, ANDROID, null);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(20))
+                .untilAsserted(() -> web.get()
+                        .uri("/api/v1/links/" + code + "/stats")
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .jsonPath("$.topDestinations[0].label")
+                        .isEqualTo("https://example.com/ios")
+                        .jsonPath("$.topDestinations[0].visits")
+                        .isEqualTo(2)
+                        .jsonPath("$.topDestinations[1].label")
+                        .isEqualTo("https://example.com/own"));
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(20))
+                .untilAsserted(() -> web.get()
+                        .uri("/api/v1/links/" + code + "/visits")
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .jsonPath("$.visits.length()")
+                        .isEqualTo(3)
+                        .jsonPath("$.visits[0].redirectUrl")
+                        .isEqualTo("https://example.com/own")
+                        .jsonPath("$.visits[2].redirectUrl")
+                        .isEqualTo("https://example.com/ios"));
     }
 
     @Test

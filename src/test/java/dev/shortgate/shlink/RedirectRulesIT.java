@@ -28,7 +28,11 @@ class RedirectRulesIT {
             + "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
     @RegisterExtension
-    static final Pods pods = Pods.onMariaDb().withRedis().count(2);
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
+            .with("shortgate.visit.flush-interval", "50ms")
+            .with("shortgate.visit.counts-flush-interval", "100ms")
+            .count(2);
 
     static Map<String, Object> condition(String type, String key, String value) {
         Map<String, Object> condition = new HashMap<>();
@@ -101,6 +105,24 @@ class RedirectRulesIT {
         assertThat(location(b, "it-rules", IPHONE)).isEqualTo("https://example.com/it-default");
         assertThat(location(b, "it-rules?foo=bar", IPHONE)).isEqualTo("https://example.com/it-query");
         assertThat(location(a, "it-rules", ANDROID)).isEqualTo("https://example.com/it-android");
+
+        // every visit keeps where it was sent, and Shlink's visit list shows it
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(20))
+                .untilAsserted(() -> {
+                    String visits = a.get()
+                            .uri(API + "/short-urls/it-rules/visits")
+                            .exchange()
+                            .expectStatus()
+                            .isOk()
+                            .expectBody(String.class)
+                            .returnResult()
+                            .getResponseBody();
+                    ShlinkSchemas.assertValid("v1_short-urls_{shortCode}_visits.json", "get", "200", visits);
+                    assertThat(visits)
+                            .contains("\"redirectUrl\":\"https://example.com/it-query\"")
+                            .contains("\"redirectUrl\":\"https://example.com/it-android\"");
+                });
     }
 
     @Test

@@ -184,9 +184,6 @@ final class Redirects {
 
     private Reply redirect(Request request, RedirectAnswer answer, long start, Tier tier) {
         metrics.record(start, tier, Outcome.FOUND);
-        if (request.get()) {
-            visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
-        }
         if (answer.rules != null) {
             String target = answer.rules.target(new RuleRequest(
                     request.code(),
@@ -194,9 +191,20 @@ final class Redirects {
                     request.clientIp(),
                     request.userAgent(),
                     request.acceptLanguage()));
+            if (request.get()) {
+                // a link with rules counts every visit by destination, its own URL included
+                visits.record(
+                        request.code(),
+                        request.clientIp(),
+                        request.userAgent(),
+                        request.referer(),
+                        target != null ? target : answer.link.url());
+            }
             if (target != null) {
                 return new Reply(answer.status, answer.headers(answer.location(target, request.rawQuery())), null);
             }
+        } else if (request.get()) {
+            visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
         }
         HttpHeaders headers = answer.variesWith(request.rawQuery())
                 ? answer.headers(answer.location(request.rawQuery()))
