@@ -3,7 +3,7 @@
 # baseline measured the same way in the same run. See src/bench/README.md.
 #
 #   src/bench/run.sh [-d 30s] [-w 10s] [-r 3] [-c 64] [-t 2] [-n 100000]
-#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats] [--rate 10000]
+#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats] [--rate 10000]
 #                    [--heap]
 #
 # Needs MariaDB (root, no password) and Redis on loopback; installs wrk and nginx with apt-get when missing.
@@ -22,7 +22,7 @@ RUNS=${RUNS:-3}                    # measured runs per scenario: the report show
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
-SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats; add heap
+SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats; add heap
 STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
 STATS_CONNECTIONS=${STATS_CONNECTIONS:-2}  # stats: wrk connections (latency of the API, not its throughput)
 RATE=${RATE:-10000}                # sustained: offered load, requests per second (paced, not as fast as possible)
@@ -56,7 +56,7 @@ Usage: src/bench/run.sh [options]
   -c, --connections N   wrk connections (default $CONNECTIONS)                            env CONNECTIONS
   -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
   -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
-  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats,heap
+  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats,heap
                         or all
                         env SCENARIOS
                         (default all = every scenario except heap)
@@ -92,7 +92,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off,two-pods,stats"
+ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats"
 SCENARIOS=${SCENARIOS//all/$ALL}
 SCENARIOS=${SCENARIOS//,,/,}
 SCENARIOS=${SCENARIOS#,}
@@ -430,7 +430,7 @@ log "run $RUN_ID: scenarios $SCENARIOS; duration $DURATION, warm-up $WARMUP, $CO
 log "output in $RUN_DIR"
 
 REDIRECT_SCENARIOS=0
-for s in hot sustained redis overload db miss shorten visits-off two-pods; do want "$s" && REDIRECT_SCENARIOS=1; done
+for s in hot sustained redis overload db miss shorten visits-off rules two-pods; do want "$s" && REDIRECT_SCENARIOS=1; done
 CODES_FILE="$RUN_DIR/codes.txt"
 export CODES="$CODES_FILE"
 
@@ -516,6 +516,30 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/visits-off.fill.txt"
     measure visits-off random-codes.lua "$APP_URL" "$APP_PID"
     stop_app
+  fi
+  if want rules; then
+    # as hot, with five redirect rules on every link: device android, language fr, query utm_source=newsletter,
+    # country DE (no GeoIP database here: looked up, never matches) and a 50/50 split for everyone after 2020. Written
+    # straight into link_rules (the API would take minutes for 100,000 links); the app gets its own Redis key prefix,
+    # so every copy it caches is read from the database with the rules (rules.lua sends a mix of agents/languages)
+    RULES_JSON='{"rules":[
+{"url":"https://example.com/bench/android","conditions":[{"type":"device","matchKey":null,"matchValue":"android"}],"variants":[]},
+{"url":"https://example.com/bench/fr","conditions":[{"type":"language","matchKey":null,"matchValue":"fr"}],"variants":[]},
+{"url":"https://example.com/bench/news","conditions":[{"type":"query-param","matchKey":"utm_source","matchValue":"newsletter"}],"variants":[]},
+{"url":"https://example.com/bench/de","conditions":[{"type":"geolocation-country-code","matchKey":null,"matchValue":"DE"}],"variants":[]},
+{"url":"https://example.com/bench/a","conditions":[{"type":"after-date","matchKey":null,"matchValue":"2020-01-01T00:00:00Z"}],
+ "variants":[{"url":"https://example.com/bench/a","weight":1},{"url":"https://example.com/bench/b","weight":1}]}],"variants":[]}'
+    RULES_JSON=$(tr -d '\n' <<<"$RULES_JSON")
+    mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot "$DB" -e "DELETE FROM link_rules;
+      INSERT INTO link_rules (code, rules_json, updated_at) SELECT code, '$RULES_JSON', NOW(3) FROM link" \
+      || die "rules: writing the rules failed"
+    SAVED_PREFIX=$REDIS_PREFIX
+    REDIS_PREFIX="${REDIS_PREFIX}rules:"
+    start_app rules "$DB" "${APP_HOT[@]}"
+    fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/rules.fill.txt"
+    measure rules rules.lua "$APP_URL" "$APP_PID"
+    stop_app
+    REDIS_PREFIX=$SAVED_PREFIX
   fi
   if want redis; then
     # near cache effectively off (one entry, 1 ms); every link is in Redis, written through when it was created

@@ -19,6 +19,8 @@ import org.springframework.modulith.NamedInterface;
  * @param forwardQuery   whether the visitor's query string is appended to the target
  * @param apiKeyId       the API key that created it, or {@code null} for the configured admin key
  * @param deletedAt      when it was deleted (a tombstone: its code is never reused), or {@code null}
+ * @param rules          its redirect rules and splits ({@link LinkRules}), or {@code null} when it has none: the
+ *                       redirect path checks only this for {@code null}
  */
 @NamedInterface("model")
 public record Link(
@@ -32,9 +34,61 @@ public record Link(
         boolean disabled,
         boolean forwardQuery,
         Long apiKeyId,
-        Instant deletedAt) {
+        Instant deletedAt,
+        LinkRules rules) {
 
     public static final int DEFAULT_REDIRECT_STATUS = 302;
+
+    public Link {
+        if (rules != null && rules.isEmpty()) {
+            rules = null;
+        }
+    }
+
+    /** A link without rules. */
+    public Link(
+            String code,
+            String url,
+            int redirectStatus,
+            boolean alias,
+            Instant createdAt,
+            Instant expiresAt,
+            Long maxVisits,
+            boolean disabled,
+            boolean forwardQuery,
+            Long apiKeyId,
+            Instant deletedAt) {
+        this(
+                code,
+                url,
+                redirectStatus,
+                alias,
+                createdAt,
+                expiresAt,
+                maxVisits,
+                disabled,
+                forwardQuery,
+                apiKeyId,
+                deletedAt,
+                null);
+    }
+
+    /** This link with these rules ({@code null} or empty: none). */
+    public Link withRules(LinkRules newRules) {
+        return new Link(
+                code,
+                url,
+                redirectStatus,
+                alias,
+                createdAt,
+                expiresAt,
+                maxVisits,
+                disabled,
+                forwardQuery,
+                apiKeyId,
+                deletedAt,
+                newRules);
+    }
 
     /** The syntax of every code, generated or chosen: the redirect path checks it before any lookup. */
     public static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
@@ -61,7 +115,8 @@ public record Link(
                 disabled,
                 forwardQuery,
                 apiKeyId,
-                newDeletedAt);
+                newDeletedAt,
+                rules);
     }
 
     /** What a redirect should do with this link at a given moment, before counting visits. */
@@ -88,6 +143,7 @@ public record Link(
     /** Whether this link already is what a create request with these settings would make. */
     public boolean satisfies(Link wanted) {
         return deletedAt == null
+                && rules == null
                 && !disabled
                 && url.equals(wanted.url)
                 && alias == wanted.alias

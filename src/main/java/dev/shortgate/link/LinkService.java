@@ -115,6 +115,14 @@ public class LinkService {
         return editor.update(code, patch, caller);
     }
 
+    /**
+     * Replaces a link's redirect rules, which the caller has checked ({@code rules} module); {@code null} or empty
+     * removes them. See {@link LinkEditor#setRules}.
+     */
+    public Mono<Link> setRules(String code, LinkRules rules, ApiPrincipal caller) {
+        return editor.setRules(code, rules, caller);
+    }
+
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
     public Mono<Void> delete(String code, ApiPrincipal caller) {
         return Mono.defer(() -> editor.delete(code, caller));

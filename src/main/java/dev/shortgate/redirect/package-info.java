@@ -17,6 +17,7 @@
             "visit :: counts",
             "visit :: recording",
             "security :: clients",
+            "rules :: evaluation",
             "system :: *"
         })
 package dev.shortgate.redirect;

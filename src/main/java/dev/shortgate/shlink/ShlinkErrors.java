@@ -135,12 +135,15 @@ final class ShlinkErrors {
                             URL_HOST_DENIED,
                             URL_HOMOGRAPH,
                             INVALID_ALIAS,
-                            INVALID_LENGTH -> {
-                        String element = field == null
-                                ? (problem.name().startsWith("URL") || problem == Problem.INVALID_URL
-                                        ? "longUrl"
-                                        : null)
-                                : FIELDS.getOrDefault(field.toString(), field.toString());
+                            INVALID_LENGTH,
+                            INVALID_RULES -> {
+                        String element = field != null && field.toString().startsWith("rules")
+                                ? "redirectRules"
+                                : field == null
+                                        ? (problem.name().startsWith("URL") || problem == Problem.INVALID_URL
+                                                ? "longUrl"
+                                                : null)
+                                        : FIELDS.getOrDefault(field.toString(), field.toString());
                         ErrorResponseException invalid = invalidData(element == null ? List.of() : List.of(element));
                         invalid.getBody().setDetail(e.getBody().getDetail());
                         yield invalid;

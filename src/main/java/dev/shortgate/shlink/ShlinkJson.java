@@ -121,7 +121,8 @@ final class ShlinkJson {
                 visitor.referer(),
                 visitor.country(),
                 visitor.city(),
-                visitor.bot());
+                visitor.bot(),
+                null);
         return new OrphanVisit(
                 visit(visit, origin + row.path(), null), row.type().value());
     }

@@ -162,7 +162,7 @@ class ShlinkVisitController {
         boolean excludeBots = ShlinkParams.flag(params, "excludeBots");
         return Mono.zip(
                         visits.page(scope, from, to, excludeBots, paging.offset(), paging.itemsPerPage())
-                                .map(row -> ShlinkJson.visit(row, properties.shortUrl(row.code()), null))
+                                .map(row -> ShlinkJson.visit(row, properties.shortUrl(row.code()), row.redirectUrl()))
                                 .collectList(),
                         visits.count(scope, from, to, excludeBots))
                 .map(both -> Map.of("visits", paging.page(both.getT1(), both.getT2())));

@@ -31,7 +31,8 @@ class ShlinkVisits {
             String referer,
             String country,
             String city,
-            boolean bot) {}
+            boolean bot,
+            String redirectUrl) {}
 
     /** Which visits to list: one code, a tag's links, or every link (optionally only an owner's). */
     record Scope(String code, String tag, Long owner) {
@@ -51,7 +52,7 @@ class ShlinkVisits {
 
     Flux<VisitRow> page(Scope scope, Instant from, Instant to, boolean excludeBots, int offset, int limit) {
         Map<String, Object> params = new HashMap<>();
-        String sql = "SELECT v.code, v.visited_at, v.user_agent, v.referer, v.country, v.city, v.bot "
+        String sql = "SELECT v.code, v.visited_at, v.user_agent, v.referer, v.country, v.city, v.bot, v.redirect_url "
                 + from(scope, from, to, excludeBots, params) + " ORDER BY v.id DESC LIMIT " + limit + " OFFSET "
                 + offset;
         return db.sql(sql).bindValues(params).map(ShlinkVisits::toVisit).all();
@@ -123,6 +124,7 @@ class ShlinkVisits {
                 row.get("referer", String.class),
                 row.get("country", String.class),
                 row.get("city", String.class),
-                LinkRows.bool(row.get("bot")));
+                LinkRows.bool(row.get("bot")),
+                row.get("redirect_url", String.class));
     }
 }

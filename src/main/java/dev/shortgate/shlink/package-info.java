@@ -8,6 +8,7 @@
             "link :: service",
             "link :: store",
             "visit :: orphans",
+            "rules :: check",
             "security :: principal",
             "system :: *"
         })

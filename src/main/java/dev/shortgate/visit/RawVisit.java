@@ -17,6 +17,8 @@ import java.time.Instant;
  * @param orphan    what an orphan visit asked for; {@code null} for a visit of a link
  * @param query     an orphan visit's raw query string, or {@code null}; joined to the path (and cut to its bound)
  *                  by the writer, off the event loop
+ * @param redirectUrl the target a redirect rule or split chose, before the forwarded query; {@code null} when the
+ *                  link's own URL was used (and for orphan visits)
  */
 public record RawVisit(
         byte[] id,
@@ -26,10 +28,23 @@ public record RawVisit(
         String userAgent,
         String referer,
         OrphanVisitType orphan,
-        String query) {
+        String query,
+        String redirectUrl) {
 
-    /** A visit of a link. */
+    /** A visit of a link to its own URL. */
     public RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer) {
-        this(id, code, at, ip, userAgent, referer, null, null);
+        this(id, code, at, ip, userAgent, referer, null, null, null);
+    }
+
+    public RawVisit(
+            byte[] id,
+            String code,
+            Instant at,
+            InetAddress ip,
+            String userAgent,
+            String referer,
+            OrphanVisitType orphan,
+            String query) {
+        this(id, code, at, ip, userAgent, referer, orphan, query, null);
     }
 }

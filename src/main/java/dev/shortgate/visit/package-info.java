@@ -8,8 +8,8 @@
  * the retention of raw rows.
  *
  * <p>Named interfaces: {@code recording} (the {@code VisitRecorder} and {@link dev.shortgate.visit.OrphanVisitType}),
- * {@code counts} ({@code VisitCounts}, for {@code maxVisits}) and {@code orphans} (orphan visits as recorded, for
- * Shlink's adapter).
+ * {@code counts} ({@code VisitCounts}, for {@code maxVisits}), {@code orphans} (orphan visits as recorded, for
+ * Shlink's adapter) and {@code geo} ({@code enrich/GeoLocator}, the in-memory GeoIP database, for redirect rules).
  */
 @ApplicationModule(
         allowedDependencies = {"link :: model", "security :: clients", "security :: principal", "system :: *"})

@@ -8,6 +8,7 @@ import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkChanges;
 import dev.shortgate.link.LinkPatch;
 import dev.shortgate.link.LinkRequests;
+import dev.shortgate.link.LinkRules;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.link.store.LinkWrites;
 import dev.shortgate.security.ApiPrincipal;
@@ -102,10 +103,30 @@ public class LinkEditor {
                 disabled,
                 forwardQuery,
                 current.apiKeyId(),
-                null);
+                null,
+                current.rules());
         return writes.update(changed, versioned.version(), clock.instant())
                 .flatMap(
                         updated -> updated ? changes.changed(changed).thenReturn(changed) : Mono.error(new LostRace()));
+    }
+
+    /**
+     * Replaces a link's redirect rules ({@code null} or empty: removes them), already checked by the caller, then
+     * tells the caches. Conditional on the version read, as {@link #update} is.
+     */
+    public Mono<Link> setRules(String code, LinkRules rules, ApiPrincipal caller) {
+        return Mono.defer(() -> access.changeableVersioned(code, caller).flatMap(current -> {
+                    Link changed = current.link().withRules(rules);
+                    return writes.setRules(code, rules, current.version(), clock.instant())
+                            .flatMap(updated -> updated
+                                    ? changes.changed(changed).thenReturn(changed)
+                                    : Mono.error(new LostRace()));
+                }))
+                .retryWhen(Retry.max(PATCH_ATTEMPTS - 1).filter(LostRace.class::isInstance))
+                .onErrorMap(
+                        Exceptions::isRetryExhausted,
+                        e -> Problem.LINK_CHANGED_CONCURRENTLY.toException(
+                                "The link kept changing while its rules were set; try again."));
     }
 
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */

@@ -35,9 +35,10 @@ public class LinkRepository implements TakenCodes {
         this.tables = tables;
     }
 
-    /** The link with this code (exact, case-sensitive), tombstones included, or empty. */
+    /** The link with this code (exact, case-sensitive) and its rules, tombstones included, or empty. */
     public Mono<Link> findByCode(String code) {
-        return readOne(code, LinkRows.COLUMNS, LinkRows::toLink).next();
+        return readOne(code, LinkRows.COLUMNS + ", " + LinkRows.RULES_COLUMN, LinkRows::toLinkWithRules)
+                .next();
     }
 
     /**
@@ -81,12 +82,12 @@ public class LinkRepository implements TakenCodes {
     /** A link as stored, with the version a conditional {@link LinkWrites#update} must name. */
     public record Versioned(Link link, long version) {}
 
-    /** The link with this code and its current version, tombstones included, or empty. */
+    /** The link with this code, its rules and its current version, tombstones included, or empty. */
     public Mono<Versioned> findVersioned(String code) {
         return readOne(
                         code,
-                        LinkRows.COLUMNS + ", version",
-                        row -> new Versioned(LinkRows.toLink(row), ((Number) row.get("version")).longValue()))
+                        LinkRows.COLUMNS + ", version, " + LinkRows.RULES_COLUMN,
+                        row -> new Versioned(LinkRows.toLinkWithRules(row), ((Number) row.get("version")).longValue()))
                 .next();
     }
 

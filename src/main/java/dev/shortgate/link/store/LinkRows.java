@@ -10,9 +10,11 @@ import java.util.Collection;
 
 import dev.shortgate.codegen.Base62;
 import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkRules;
 import io.r2dbc.spi.Readable;
 import org.springframework.modulith.NamedInterface;
 import org.springframework.r2dbc.core.DatabaseClient;
+import tools.jackson.databind.json.JsonMapper;
 
 /** How a link is stored in a row: its columns, values and keys, shared by the link tables' reads and writes. */
 @NamedInterface("store")
@@ -21,7 +23,32 @@ public final class LinkRows {
     static final String COLUMNS = "code, long_url, redirect_status, alias, created_at, expires_at, "
             + "max_visits, disabled, forward_query, api_key_id, deleted_at";
 
+    /** The rules of the link, read in the same statement as its row ({@code link_rules}; null when it has none). */
+    static final String RULES_COLUMN = "(SELECT rules_json FROM link_rules r WHERE r.code = :code) AS rules_json";
+
+    /** The longest rule set stored, as JSON characters ({@code link_rules.rules_json}). */
+    public static final int MAX_RULES_JSON = 16_000;
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private LinkRows() {}
+
+    /** A link and its rules from a row holding the link columns and {@link #RULES_COLUMN}. */
+    static Link toLinkWithRules(Readable row) {
+        Link link = toLink(row);
+        String rules = row.get("rules_json", String.class);
+        return rules == null ? link : link.withRules(readRules(rules));
+    }
+
+    /** A rule set as stored. */
+    public static String writeRules(LinkRules rules) {
+        return JSON.writeValueAsString(rules);
+    }
+
+    /** A stored rule set. */
+    public static LinkRules readRules(String json) {
+        return JSON.readValue(json, LinkRules.class);
+    }
 
     /** A link from a row holding the link columns (under their own names). */
     public static Link toLink(Readable row) {

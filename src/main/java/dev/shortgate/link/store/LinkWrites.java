@@ -5,6 +5,7 @@ import java.time.LocalDateTime;
 import java.util.List;
 
 import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkRules;
 import dev.shortgate.system.database.LinkTables;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -221,6 +222,41 @@ public class LinkWrites {
         spec = LinkRows.bindNullable(spec, "expiresAt", LinkRows.toDb(link.expiresAt()), LocalDateTime.class);
         spec = LinkRows.bindNullable(spec, "maxVisits", link.maxVisits(), Long.class);
         return spec.fetch().rowsUpdated();
+    }
+
+    /**
+     * Replaces a live link's rules if it is still at {@code version} ({@code null}: removes them), bumping the
+     * version in the same transaction so a concurrent change of the link re-reads it; emits {@code false} when it
+     * has changed since (or is gone).
+     */
+    public Mono<Boolean> setRules(String code, LinkRules rules, long version, Instant now) {
+        Mono<Boolean> write = inEitherTable(code, table -> db.sql("UPDATE " + table + " SET updated_at = :now, "
+                                + "version = version + 1, create_key = NULL WHERE code = :code AND deleted_at IS NULL "
+                                + "AND version = :version")
+                        .bind("code", code)
+                        .bind("version", version)
+                        .bind("now", LinkRows.toDb(now))
+                        .fetch()
+                        .rowsUpdated())
+                .flatMap(changed -> changed ? replaceRules(code, rules, now).thenReturn(true) : Mono.just(false));
+        return transactions.transactional(write);
+    }
+
+    private Mono<Void> replaceRules(String code, LinkRules rules, Instant now) {
+        Mono<Long> delete = db.sql("DELETE FROM link_rules WHERE code = :code")
+                .bind("code", code)
+                .fetch()
+                .rowsUpdated();
+        if (rules == null || rules.isEmpty()) {
+            return delete.then();
+        }
+        return delete.then(db.sql("INSERT INTO link_rules (code, rules_json, updated_at) VALUES (:code, :rules, :now)")
+                        .bind("code", code)
+                        .bind("rules", LinkRows.writeRules(rules))
+                        .bind("now", LinkRows.toDb(now))
+                        .fetch()
+                        .rowsUpdated())
+                .then();
     }
 
     /** Turns a live link into a tombstone; emits {@code false} when there was none. */

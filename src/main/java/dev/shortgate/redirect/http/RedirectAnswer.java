@@ -2,6 +2,7 @@ package dev.shortgate.redirect.http;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.redirect.RedirectProperties;
+import dev.shortgate.rules.RuleEngine;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -26,13 +27,18 @@ public final class RedirectAnswer {
     final HttpHeaders headers;
     /** Whether the link redirects at any time, with no expiry or cap to check first. */
     final boolean alwaysActive;
+    /** The link's redirect rules, compiled; {@code null} when it has none (the only check such a link pays). */
+    final RuleEngine.Compiled rules;
 
-    private RedirectAnswer(Link link, String permanentCacheControl) {
+    private RedirectAnswer(Link link, String permanentCacheControl, RuleEngine engine) {
         this.link = link;
+        this.rules = engine == null ? null : engine.compile(link);
         int code = link.redirectStatus();
         this.status = HttpResponseStatus.valueOf(code);
         // A permanent redirect may be cached by browsers and CDNs, but not past the link's own end.
-        boolean permanent = (code == 301 || code == 308) && link.expiresAt() == null && link.maxVisits() == null;
+        // A link with rules answers differently per visitor: no shared cache may keep one answer.
+        boolean permanent =
+                (code == 301 || code == 308) && link.expiresAt() == null && link.maxVisits() == null && rules == null;
         this.cacheControl = permanent ? permanentCacheControl : NO_CACHE;
         this.headers = headers(link.url());
         this.alwaysActive =
@@ -41,7 +47,12 @@ public final class RedirectAnswer {
 
     /** The target for a request with this raw query string (or {@code null}): the link's, or with the query forwarded. */
     String location(String rawQuery) {
-        return link.forwardQuery() ? QueryForwarding.merge(link.url(), rawQuery) : link.url();
+        return location(link.url(), rawQuery);
+    }
+
+    /** {@code target} (the link's URL or a rule's), with the query forwarded when the link forwards it. */
+    String location(String target, String rawQuery) {
+        return link.forwardQuery() ? QueryForwarding.merge(target, rawQuery) : target;
     }
 
     /** Whether the response headers depend on the request (the query is forwarded and there is one). */
@@ -70,14 +81,21 @@ public final class RedirectAnswer {
     public static final class Factory {
 
         private final String permanentCacheControl;
+        private final RuleEngine engine;
 
+        /** Answers that ignore redirect rules (tests of the paths that do not need them). */
         Factory(RedirectProperties properties) {
+            this(properties, null);
+        }
+
+        Factory(RedirectProperties properties, RuleEngine engine) {
             this.permanentCacheControl =
                     "public, max-age=" + properties.permanentMaxAge().toSeconds();
+            this.engine = engine;
         }
 
         public RedirectAnswer of(Link link) {
-            return new RedirectAnswer(link, permanentCacheControl);
+            return new RedirectAnswer(link, permanentCacheControl, engine);
         }
     }
 }

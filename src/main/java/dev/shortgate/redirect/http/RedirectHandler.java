@@ -33,7 +33,8 @@ final class RedirectHandler {
                         request.uri().getRawQuery(),
                         clientIps.resolve(request),
                         headers.getFirst(HttpHeaders.USER_AGENT),
-                        headers.getFirst(HttpHeaders.REFERER)))
+                        headers.getFirst(HttpHeaders.REFERER),
+                        headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE)))
                 .flatMap(reply -> {
                     ServerResponse.BodyBuilder response =
                             ServerResponse.status(reply.status().code());

@@ -6,6 +6,7 @@ import static org.springframework.web.reactive.function.server.RequestPredicates
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.lookup.NearCache;
+import dev.shortgate.rules.RuleEngine;
 import dev.shortgate.security.ClientIpResolver;
 import dev.shortgate.visit.intake.VisitRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,8 +35,8 @@ class RedirectRoutes {
     }
 
     @Bean
-    RedirectAnswer.Factory redirectAnswers(RedirectProperties properties) {
-        return new RedirectAnswer.Factory(properties);
+    RedirectAnswer.Factory redirectAnswers(RedirectProperties properties, RuleEngine rules) {
+        return new RedirectAnswer.Factory(properties, rules);
     }
 
     @Bean

@@ -10,6 +10,7 @@ import dev.shortgate.redirect.lookup.LinkLookup;
 import dev.shortgate.redirect.lookup.LinkLookup.Found;
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.redirect.lookup.Tier;
+import dev.shortgate.rules.RuleRequest;
 import dev.shortgate.security.ApiRateLimiter;
 import dev.shortgate.security.ClientIpResolver;
 import dev.shortgate.system.problem.ProblemException;
@@ -88,8 +89,21 @@ final class Redirects {
      * @param clientIp  the client's address through the trusted proxies, or {@code null}
      * @param userAgent the {@code User-Agent} header, or {@code null}
      * @param referer   the {@code Referer} header, or {@code null}
+     * @param acceptLanguage the {@code Accept-Language} header, or {@code null} (for redirect rules)
      */
-    record Request(String code, boolean get, String rawQuery, InetAddress clientIp, String userAgent, String referer) {}
+    record Request(
+            String code,
+            boolean get,
+            String rawQuery,
+            InetAddress clientIp,
+            String userAgent,
+            String referer,
+            String acceptLanguage) {
+
+        Request(String code, boolean get, String rawQuery, InetAddress clientIp, String userAgent, String referer) {
+            this(code, get, rawQuery, clientIp, userAgent, referer, null);
+        }
+    }
 
     /**
      * What to send: a status and its headers, ready to encode, and for problems a body. Redirects have none and an
@@ -170,7 +184,26 @@ final class Redirects {
 
     private Reply redirect(Request request, RedirectAnswer answer, long start, Tier tier) {
         metrics.record(start, tier, Outcome.FOUND);
-        if (request.get()) {
+        if (answer.rules != null) {
+            String target = answer.rules.target(new RuleRequest(
+                    request.code(),
+                    request.rawQuery(),
+                    request.clientIp(),
+                    request.userAgent(),
+                    request.acceptLanguage()));
+            if (request.get()) {
+                // a link with rules counts every visit by destination, its own URL included
+                visits.record(
+                        request.code(),
+                        request.clientIp(),
+                        request.userAgent(),
+                        request.referer(),
+                        target != null ? target : answer.link.url());
+            }
+            if (target != null) {
+                return new Reply(answer.status, answer.headers(answer.location(target, request.rawQuery())), null);
+            }
+        } else if (request.get()) {
             visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
         }
         HttpHeaders headers = answer.variesWith(request.rawQuery())

@@ -174,7 +174,8 @@ final class TrafficConnection extends ChannelDuplexHandler {
                 end < uri.length() ? uri.substring(end + 1) : null,
                 clientIp(ctx, headers),
                 headers.get(HttpHeaderNames.USER_AGENT),
-                headers.get(HttpHeaderNames.REFERER));
+                headers.get(HttpHeaderNames.REFERER),
+                headers.get(HttpHeaderNames.ACCEPT_LANGUAGE));
         Found found = server.near.getIfReady(redirect.code());
         Reply reply =
                 found == null ? null : server.redirects.answer(redirect, found, Tier.NEAR, server.metrics.start());

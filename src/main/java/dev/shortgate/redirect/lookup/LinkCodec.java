@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkRules;
+import dev.shortgate.link.store.LinkRows;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -16,6 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
  * length-prefixed UTF-8, the redirect status as a short, then only the fields the flags say are present (instants as
  * epoch seconds and nanos, numbers as longs).
  *
+ * <p>A link with redirect rules is written as version {@code 2}: the same, followed by its {@link LinkRules} as
+ * length-prefixed JSON (as {@code link_rules} stores them); a link without rules stays version 1, byte for byte.
+ *
  * <p>Values written as JSON by an older build (they start with <code>{</code>) are still read, so a rolling upgrade
  * keeps its Redis hits. An older build cannot read this format: it counts such a value as a Redis error and asks the
  * database, which is slower but never wrong.
@@ -23,6 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class LinkCodec {
 
     private static final byte VERSION = 1;
+    private static final byte VERSION_WITH_RULES = 2;
     private static final int ALIAS = 1;
     private static final int DISABLED = 1 << 1;
     private static final int FORWARD_QUERY = 1 << 2;
@@ -49,8 +55,11 @@ final class LinkCodec {
                 | (link.maxVisits() != null ? MAX_VISITS : 0)
                 | (link.apiKeyId() != null ? API_KEY_ID : 0)
                 | (link.deletedAt() != null ? DELETED_AT : 0);
-        ByteBuffer out = ByteBuffer.allocate(2 + 4 + code.length + 4 + url.length + 2 + 3 * 12 + 2 * 8);
-        out.put(VERSION).put((byte) flags);
+        byte[] rules =
+                link.rules() == null ? null : LinkRows.writeRules(link.rules()).getBytes(StandardCharsets.UTF_8);
+        ByteBuffer out = ByteBuffer.allocate(
+                2 + 4 + code.length + 4 + url.length + 2 + 3 * 12 + 2 * 8 + (rules == null ? 0 : 4 + rules.length));
+        out.put(rules == null ? VERSION : VERSION_WITH_RULES).put((byte) flags);
         out.putInt(code.length).put(code).putInt(url.length).put(url);
         out.putShort((short) link.redirectStatus());
         instant(out, link.createdAt());
@@ -62,6 +71,9 @@ final class LinkCodec {
             out.putLong(link.apiKeyId());
         }
         instant(out, link.deletedAt());
+        if (rules != null) {
+            out.putInt(rules.length).put(rules);
+        }
         byte[] bytes = new byte[out.position()];
         out.flip().get(bytes);
         return bytes;
@@ -72,7 +84,7 @@ final class LinkCodec {
         if (value.length > 0 && value[0] == '{') {
             return json.readValue(value, Link.class);
         }
-        if (value.length < 2 || value[0] != VERSION) {
+        if (value.length < 2 || (value[0] != VERSION && value[0] != VERSION_WITH_RULES)) {
             throw new IllegalArgumentException("not a link value this build can read");
         }
         try {
@@ -86,6 +98,7 @@ final class LinkCodec {
             Long maxVisits = (flags & MAX_VISITS) != 0 ? in.getLong() : null;
             Long apiKeyId = (flags & API_KEY_ID) != 0 ? in.getLong() : null;
             Instant deletedAt = (flags & DELETED_AT) != 0 ? instant(in) : null;
+            LinkRules rules = value[0] == VERSION_WITH_RULES ? LinkRows.readRules(text(in)) : null;
             return new Link(
                     code,
                     url,
@@ -97,7 +110,8 @@ final class LinkCodec {
                     (flags & DISABLED) != 0,
                     (flags & FORWARD_QUERY) != 0,
                     apiKeyId,
-                    deletedAt);
+                    deletedAt,
+                    rules);
         } catch (RuntimeException e) { // a truncated or corrupt value: buffer under- or overflow, bad length
             throw new IllegalArgumentException("corrupt link value", e);
         }

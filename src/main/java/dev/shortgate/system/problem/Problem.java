@@ -21,6 +21,7 @@ public enum Problem {
     URL_HOMOGRAPH(HttpStatus.BAD_REQUEST, "URL host imitates another name"),
     INVALID_ALIAS(HttpStatus.BAD_REQUEST, "Invalid alias"),
     INVALID_LENGTH(HttpStatus.BAD_REQUEST, "Invalid code length"),
+    INVALID_RULES(HttpStatus.BAD_REQUEST, "Invalid redirect rules"),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "Unauthorized"),
     FORBIDDEN(HttpStatus.FORBIDDEN, "Forbidden"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),

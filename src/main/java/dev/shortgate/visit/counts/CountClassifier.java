@@ -122,9 +122,11 @@ final class CountClassifier {
                 values[Dimension.OS.ordinal()] = agent.os();
                 values[Dimension.DEVICE_CLASS.ordinal()] = agent.deviceClass();
                 values[Dimension.REFERRER_HOST.ordinal()] = facts.refererHost();
+                values[Dimension.DESTINATION.ordinal()] = facts.destination();
             } else {
                 bot = facts.kind() == VisitTally.Facts.OTHER_BOT;
                 Arrays.fill(values, Dimension.OTHER);
+                values[Dimension.DESTINATION.ordinal()] = facts.destination(); // only links with rules have one
             }
             DayKey dayKey = new DayKey(facts.code(), facts.epochDay());
             add(days.computeIfAbsent(dayKey, k -> new long[2]), n, bot);

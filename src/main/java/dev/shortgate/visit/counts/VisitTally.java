@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
+import dev.shortgate.visit.Dimension;
+
 /**
  * Every visit's counts, held in memory until the count flusher takes them: exact, never dropped, and bounded by
  * the active links rather than by the traffic.
@@ -30,11 +32,25 @@ public final class VisitTally {
 
     static final long RETIRED = Long.MIN_VALUE;
 
-    /** What a visit's dimensions follow from. {@code kind} marks the per-link "other" entries. */
-    public record Facts(String code, long epochDay, String agent, InetAddress network, String refererHost, byte kind) {
+    /**
+     * What a visit's dimensions follow from. {@code kind} marks the per-link "other" entries; {@code destination}
+     * is the target a redirect rule or split chose, or {@code null}.
+     */
+    public record Facts(
+            String code,
+            long epochDay,
+            String agent,
+            InetAddress network,
+            String refererHost,
+            byte kind,
+            String destination) {
         public static final byte DISTINCT = 0;
         static final byte OTHER_HUMAN = 1;
         static final byte OTHER_BOT = 2;
+
+        public Facts(String code, long epochDay, String agent, InetAddress network, String refererHost, byte kind) {
+            this(code, epochDay, agent, network, refererHost, kind, null);
+        }
     }
 
     /**
@@ -89,15 +105,33 @@ public final class VisitTally {
      */
     public void add(
             String code, long epochDay, String agent, InetAddress network, String refererHost, InetAddress address) {
+        add(code, epochDay, agent, network, refererHost, address, null);
+    }
+
+    /** As above, for a visit a redirect rule or split sent to {@code destination} ({@code null}: the link's URL). */
+    public void add(
+            String code,
+            long epochDay,
+            String agent,
+            InetAddress network,
+            String refererHost,
+            InetAddress address,
+            String destination) {
         PerCode perCode = codes.get(code); // get first: computeIfAbsent locks the bin even when the key is there
         if (perCode == null) {
             perCode = codes.computeIfAbsent(code, c -> new PerCode());
         }
-        Facts facts = new Facts(code, epochDay, agent, network, refererHost, Facts.DISTINCT);
+        Facts facts = new Facts(code, epochDay, agent, network, refererHost, Facts.DISTINCT, destination);
         Entry entry = entries.get(facts);
         if (entry == null && perCode.created.get() >= maxDistinctPerCode) {
             facts = new Facts(
-                    code, epochDay, null, null, null, looksLikeBot.test(agent) ? Facts.OTHER_BOT : Facts.OTHER_HUMAN);
+                    code,
+                    epochDay,
+                    null,
+                    null,
+                    null,
+                    looksLikeBot.test(agent) ? Facts.OTHER_BOT : Facts.OTHER_HUMAN,
+                    destination == null ? null : Dimension.OTHER);
             address = null;
         }
         increment(facts, perCode, address);

@@ -12,18 +12,20 @@ import com.maxmind.geoip2.exception.GeoIp2Exception;
 import com.maxmind.geoip2.model.CityResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.modulith.NamedInterface;
 
 /**
  * Country and city of an IP, from a MaxMind GeoIP2/GeoLite2 City database ({@code shortgate.visit.geoip-database}).
  * Without a database every answer is {@link Location#UNKNOWN}, and start-up says so once.
  */
+@NamedInterface("geo")
 public final class GeoLocator implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(GeoLocator.class);
 
     /** @param country ISO 3166-1 alpha-2, or null; @param city English name, or null */
-    record Location(String country, String city) {
-        static final Location UNKNOWN = new Location(null, null);
+    public record Location(String country, String city) {
+        public static final Location UNKNOWN = new Location(null, null);
     }
 
     private final DatabaseReader reader;
@@ -61,7 +63,8 @@ public final class GeoLocator implements AutoCloseable {
         }
     }
 
-    Location locate(InetAddress address) {
+    /** Where this address is, from the in-memory database; {@link Location#UNKNOWN} without one. No network I/O. */
+    public Location locate(InetAddress address) {
         if (reader == null || address == null) {
             return Location.UNKNOWN;
         }

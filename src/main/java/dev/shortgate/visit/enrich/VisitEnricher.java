@@ -74,7 +74,8 @@ public final class VisitEnricher {
                         agent.browserVersion(),
                         agent.os(),
                         agent.deviceClass(),
-                        agent.bot()));
+                        agent.bot()),
+                raw.redirectUrl());
     }
 
     /**

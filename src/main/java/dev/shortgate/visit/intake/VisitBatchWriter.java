@@ -32,7 +32,7 @@ public final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     static final int ROWS_PER_INSERT = 1000;
 
     private static final String INSERT_VISITS = "INSERT IGNORE INTO visit (id, code, visited_at, client_id, ip, "
-            + "user_agent, referer, country, city, browser, browser_version, os, device_class, bot) VALUES ";
+            + "user_agent, referer, country, city, browser, browser_version, os, device_class, bot, redirect_url) VALUES ";
     private static final String INSERT_ORPHANS = "INSERT IGNORE INTO orphan_visit (id, type, visited_path, visited_at, "
             + "client_id, ip, user_agent, referer, country, city, browser, browser_version, os, device_class, bot) "
             + "VALUES ";
@@ -113,7 +113,10 @@ public final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private MultiRowSql.Sql insertVisits(List<Visit> rows) {
         List<Object[]> values = new ArrayList<>(rows.size());
         for (Visit v : rows) {
-            values.add(values(v, v.id(), v.code()));
+            Object[] row = values(v, v.id(), v.code());
+            row = Arrays.copyOf(row, row.length + 1);
+            row[row.length - 1] = v.redirectUrl();
+            values.add(row);
         }
         return sql.multiRow(INSERT_VISITS, values, "");
     }

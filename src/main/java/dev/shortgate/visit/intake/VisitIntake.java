@@ -109,7 +109,12 @@ final class VisitIntake {
 
     /** {@link VisitRecorder#record(String, InetAddress, String, String)}. */
     void take(String code, InetAddress clientIp, String userAgent, String referer) {
-        take(null, code, null, clientIp, userAgent, referer);
+        take(null, code, null, clientIp, userAgent, referer, null);
+    }
+
+    /** {@link VisitRecorder#record(String, InetAddress, String, String, String)}. */
+    void take(String code, InetAddress clientIp, String userAgent, String referer, String redirectUrl) {
+        take(null, code, null, clientIp, userAgent, referer, redirectUrl);
     }
 
     /** {@link VisitRecorder#recordOrphan}. */
@@ -120,7 +125,7 @@ final class VisitIntake {
             InetAddress clientIp,
             String userAgent,
             String referer) {
-        take(type, path, rawQuery, clientIp, userAgent, referer);
+        take(type, path, rawQuery, clientIp, userAgent, referer, null);
     }
 
     /**
@@ -133,7 +138,8 @@ final class VisitIntake {
             String rawQuery,
             InetAddress clientIp,
             String userAgent,
-            String referer) {
+            String referer,
+            String redirectUrl) {
         if (!properties.enabled()) {
             return;
         }
@@ -154,14 +160,15 @@ final class VisitIntake {
                         agent,
                         clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
                         VisitTally.refererHost(ref),
-                        clientIp);
+                        clientIp,
+                        redirectUrl);
                 uniques.add(code, day, clientIp, agent, counts.isBot(agent));
                 counted.increment();
             } else {
                 tally.add(orphan.tallyKey, day, agent, null, null, null);
                 orphansCounted.increment();
             }
-            buffer.offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery));
+            buffer.offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery, redirectUrl));
         } catch (RuntimeException e) {
             rejectedUnreadable.increment();
             log.debug("Could not take {}: {}", orphan == null ? "a visit" : "an orphan visit", e.toString());

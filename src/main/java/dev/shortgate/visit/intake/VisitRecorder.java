@@ -106,6 +106,14 @@ public final class VisitRecorder implements SmartLifecycle {
     }
 
     /**
+     * As {@link #record(String, InetAddress, String, String)}, for a visit a redirect rule or split sent to
+     * {@code redirectUrl} (before the forwarded query): kept on the raw row and counted per destination.
+     */
+    public void record(String code, InetAddress clientIp, String userAgent, String referer, String redirectUrl) {
+        intake.take(code, clientIp, userAgent, referer, redirectUrl);
+    }
+
+    /**
      * Records an orphan visit: a GET on the traffic port that reached no link. It takes the same path as a visit,
      * with the same costs: counted at once in the tally (per UTC day and type only, never per path) and its raw row
      * offered to the same bounded buffer, shed and counted like a visit's when the buffer is full. Nothing is

@@ -178,7 +178,7 @@ public class VisitQueries {
     /** Visits of a code, newest id first, after the {@code cursor} id when one is given. */
     Flux<Visit> visits(String code, byte[] cursor, int limit) {
         var spec = db.sql("SELECT id, code, visited_at, client_id, ip, user_agent, referer, country, city, browser, "
-                        + "browser_version, os, device_class, bot FROM visit WHERE code = :code"
+                        + "browser_version, os, device_class, bot, redirect_url FROM visit WHERE code = :code"
                         + (cursor == null ? "" : " AND id < :cursor") + " ORDER BY id DESC LIMIT " + limit)
                 .bind("code", code);
         if (cursor != null) {
@@ -193,7 +193,8 @@ public class VisitQueries {
                 row.get("code", String.class),
                 row.get("visited_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
                 row.get("client_id", String.class),
-                Visitor.read(row));
+                Visitor.read(row),
+                row.get("redirect_url", String.class));
     }
 
     /** BINARY comes back as byte[] or ByteBuffer depending on the driver. */

@@ -78,7 +78,8 @@ public class VisitStatsController {
             List<VisitQueries.LabelCount> topBrowsers,
             List<VisitQueries.LabelCount> topOperatingSystems,
             List<VisitQueries.LabelCount> topDeviceClasses,
-            List<VisitQueries.LabelCount> topReferrerHosts) {}
+            List<VisitQueries.LabelCount> topReferrerHosts,
+            List<VisitQueries.LabelCount> topDestinations) {}
 
     /** Shlink's summary shape: {@code total} = {@code nonBots} + {@code bots}. */
     public record Visits(long total, long nonBots, long bots) {
@@ -106,10 +107,10 @@ public class VisitStatsController {
      * stays internal.
      */
     record VisitView(
-            String id, Instant visitedAt, @JsonUnwrapped Visitor visitor) {
+            String id, Instant visitedAt, @JsonUnwrapped Visitor visitor, String redirectUrl) {
 
         public static VisitView of(Visit v) {
-            return new VisitView(VisitId.toText(v.id()), v.visitedAt(), v.visitor());
+            return new VisitView(VisitId.toText(v.id()), v.visitedAt(), v.visitor(), v.redirectUrl());
         }
     }
 
@@ -154,7 +155,8 @@ public class VisitStatsController {
                             top.getOrDefault(Dimension.BROWSER, List.of()),
                             top.getOrDefault(Dimension.OS, List.of()),
                             top.getOrDefault(Dimension.DEVICE_CLASS, List.of()),
-                            top.getOrDefault(Dimension.REFERRER_HOST, List.of()));
+                            top.getOrDefault(Dimension.REFERRER_HOST, List.of()),
+                            top.getOrDefault(Dimension.DESTINATION, List.of()));
                 });
     }
 

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 
 import dev.shortgate.link.Link;
+import dev.shortgate.link.LinkRules;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -30,6 +32,34 @@ class LinkCodecTest {
                 42L,
                 Instant.parse("2026-11-24T00:00:00.5Z"));
         assertThat(codec.decode(codec.encode(full))).isEqualTo(full);
+    }
+
+    @Test
+    void rulesAndSplitsSurviveTheRoundTripAndALinkWithoutRulesKeepsTheOldFormat() {
+        LinkRules rules = new LinkRules(
+                List.of(
+                        new LinkRules.Rule(
+                                "https://example.com/android",
+                                List.of(
+                                        new LinkRules.Condition("device", null, "android"),
+                                        new LinkRules.Condition("query-param", "utm", "ä b")),
+                                List.of()),
+                        new LinkRules.Rule(
+                                "https://example.com/a",
+                                List.of(new LinkRules.Condition("language", null, "fr")),
+                                List.of(
+                                        new LinkRules.Variant("https://example.com/a", 3),
+                                        new LinkRules.Variant("https://example.com/b", 1)))),
+                List.of(
+                        new LinkRules.Variant("https://example.com/x", 1),
+                        new LinkRules.Variant("https://example.com/y", 1)));
+        Link bare = new Link("r", "https://example.com/", 302, false, Instant.EPOCH, null, 7L, false, true, null, null);
+        Link withRules = bare.withRules(rules);
+        byte[] encoded = codec.encode(withRules);
+        assertThat(encoded[0]).isEqualTo((byte) 2);
+        assertThat(codec.decode(encoded)).isEqualTo(withRules);
+        assertThat(codec.encode(bare)[0]).isEqualTo((byte) 1);
+        assertThat(codec.encode(bare.withRules(LinkRules.NONE))).isEqualTo(codec.encode(bare));
     }
 
     @Test
