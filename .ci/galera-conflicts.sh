@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # How often the aggregate upserts of two writers on two Galera nodes conflict: each writer runs the count flush's
 # shape (one transaction: upsert the same hot link_stats rows, record its flush in visit_flush) on a node of its own,
-# N times, with PAUSE seconds between two of its transactions. A pod flushes once per counts-flush-interval (1 s by
-# default); PAUSE 0 (back to back) bounds the rate from above. Prints, per writer, how many transactions failed with
+# N times, with a pause of PAUSE seconds on average (0.5 to 1.5 times PAUSE, so the writers do not run in step)
+# between two of its transactions. A pod flushes once per counts-flush-interval (1 s by default); PAUSE 0 (back to
+# back) bounds the rate from above. Prints, per writer, how many transactions failed with
 # error 1213 (a certification failure or a brute-force abort), which Shortgate runs again (docs/adr/0021-galera.md).
 #
 #   .ci/galera-conflicts.sh [N] [ROWS] [PAUSE]    # defaults: 2000 transactions, 4 hot rows, no pause
@@ -29,7 +30,7 @@ for w in 1 2; do
     echo "USE $db;"
     for i in $(seq 1 "$n"); do
       echo "BEGIN; INSERT INTO link_stats (code, stat_date, visits) VALUES $values ON DUPLICATE KEY UPDATE visits = visits + VALUES(visits); INSERT INTO visit_flush VALUES ($w, $i); COMMIT;"
-      [ "$pause" = 0 ] || echo "DO SLEEP($pause);"
+      [ "$pause" = 0 ] || echo "DO SLEEP($pause * (0.5 + RAND()));"
     done
   } >"$dir/writer$w.sql"
 done
