@@ -13,6 +13,7 @@ import dev.shortgate.codegen.sequence.DatabaseSequenceStore;
 import dev.shortgate.codegen.sequence.FeistelPermutation;
 import dev.shortgate.codegen.sequence.SequenceBlocks;
 import dev.shortgate.codegen.sequence.SequenceCandidates;
+import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.redis.RedisConfigured;
 import dev.shortgate.system.redis.SharedRedis;
 import io.micrometer.core.instrument.Counter;
@@ -42,13 +43,14 @@ class CodegenConfiguration {
             CodegenProperties properties,
             ObjectProvider<CodePool> pool,
             DatabaseClient db,
+            ConflictRetry conflicts,
             Clock clock,
             MeterRegistry registry) {
         return switch (properties.strategy()) {
             case HASH -> CodeStrategies.hash(clock);
             case SEQUENCE -> {
                 SequenceBlocks blocks = new SequenceBlocks(
-                        new DatabaseSequenceStore(db, Duration.ofSeconds(5), TIMER),
+                        new DatabaseSequenceStore(db, Duration.ofSeconds(5), TIMER, conflicts),
                         properties.sequence().blockSize());
                 yield new CodeStrategies(
                         CodeStrategy.SEQUENCE, key -> new SequenceCandidates(blocks, new FeistelPermutation(key)));
@@ -74,8 +76,8 @@ class CodegenConfiguration {
 
     @Bean
     @Conditional(RedisConfigured.Absent.class)
-    CodePool databaseCodePool(CodegenProperties properties, DatabaseClient db) {
-        return new DatabaseCodePool(db, properties.pool().timeout(), TIMER);
+    CodePool databaseCodePool(CodegenProperties properties, DatabaseClient db, ConflictRetry conflicts) {
+        return new DatabaseCodePool(db, properties.pool().timeout(), TIMER, conflicts);
     }
 
     @Bean

@@ -30,8 +30,11 @@ abstract class ConcurrentCreateChecks {
     abstract Pods pods();
 
     static Pods twoPods(String strategy) {
-        return Pods.onMariaDb()
-                .with("shortgate.codegen.secret", "concurrent-create-it-secret")
+        return twoPods(Pods.onMariaDb(), strategy);
+    }
+
+    static Pods twoPods(Pods pods, String strategy) {
+        return pods.with("shortgate.codegen.secret", "concurrent-create-it-secret")
                 .with("shortgate.codegen.strategy", strategy)
                 .with("shortgate.codegen.pool.low-water", 500)
                 .with("shortgate.codegen.pool.high-water", 2000)
@@ -132,7 +135,7 @@ abstract class ConcurrentCreateChecks {
         return Flux.range(0, n).flatMap(i -> create(app, url), n);
     }
 
-    private static Mono<Outcome> create(RunningApp app, String url) {
+    static Mono<Outcome> create(RunningApp app, String url) {
         return WebClient.create("http://127.0.0.1:" + app.port())
                 .post()
                 .uri("/api/v1/links")

@@ -31,6 +31,7 @@ public final class Pods implements BeforeAllCallback, AfterAllCallback {
 
     private boolean redis;
     private boolean cluster;
+    private boolean galera;
     private final Map<String, Object> settings = new LinkedHashMap<>();
     private int count = 1;
 
@@ -45,6 +46,18 @@ public final class Pods implements BeforeAllCallback, AfterAllCallback {
     /** One pod on a new MariaDB database, without Redis. */
     public static Pods onMariaDb() {
         return new Pods();
+    }
+
+    /**
+     * Pods on a new database of the test Galera cluster ({@link TestServers#galeraUrl()}), each on a node of its own:
+     * pod A through haproxy's listener pinned to node 1, pod B through the one pinned to node 2 (a third pod on node 1
+     * again). Flyway migrates through node 1's listener for every pod (docs/adr/0021-galera.md: Flyway's lock is a
+     * row lock of one node on Galera). The class skips, or fails in CI, when no cluster is named.
+     */
+    public static Pods onGalera() {
+        Pods pods = new Pods();
+        pods.galera = true;
+        return pods;
     }
 
     /** Points the pods at the test Redis, under a new key prefix; the class skips when no Redis is named. */
@@ -83,8 +96,20 @@ public final class Pods implements BeforeAllCallback, AfterAllCallback {
         try {
             // Skip before anything is created.
             String redisUrl = !redis ? null : cluster ? TestServers.redisClusterNodes() : TestServers.redisUrl();
-            database = opened(TestServers.newDatabase());
+            List<String> pinned = galera ? TestServers.galeraPinnedUrls() : List.of();
+            database = opened(galera ? TestServers.newGaleraDatabase() : TestServers.newDatabase());
             Map<String, Object> all = new HashMap<>(database.properties());
+            if (galera) {
+                // Three database nodes and haproxy share this machine with the pods: opening a connection under load
+                // takes longer than the pool's default 2 s, so the pods open their connections up front and wait
+                // longer for one (what is tested is how writes on two nodes settle, not how fast a socket opens).
+                all.put("spring.r2dbc.pool.initial-size", "10");
+                all.put("spring.r2dbc.pool.max-acquire-time", "8s");
+                all.put("spring.r2dbc.pool.max-create-connection-time", "8s");
+                all.put("spring.flyway.url", database.jdbcUrlOn(pinned.get(0)));
+                all.put("spring.flyway.user", database.user());
+                all.put("spring.flyway.password", database.password());
+            }
             if (redis) {
                 redisPrefix = TestServers.newRedisPrefix();
                 all.put(cluster ? "spring.data.redis.cluster.nodes" : "spring.data.redis.url", redisUrl);
@@ -93,7 +118,12 @@ public final class Pods implements BeforeAllCallback, AfterAllCallback {
             all.putAll(settings);
             properties = Collections.unmodifiableMap(all);
             for (int i = 0; i < count; i++) {
-                apps.add(opened(RunningApp.start(properties)));
+                Map<String, Object> own = properties;
+                if (galera) {
+                    own = new HashMap<>(properties);
+                    own.put("spring.r2dbc.url", database.r2dbcUrlOn(pinned.get(i % pinned.size())));
+                }
+                apps.add(opened(RunningApp.start(own)));
             }
         } catch (RuntimeException | Error e) {
             try {

@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -49,6 +50,32 @@ public final class TestServers {
         return required("SHORTGATE_TEST_REDIS_CLUSTER_NODES");
     }
 
+    /**
+     * The R2DBC URL (database {@code shortgate_test}) of the test Galera cluster's load balancer, round-robin over its
+     * Synced nodes, named by {@code SHORTGATE_TEST_GALERA_URL}; {@code .ci/galera.sh start} starts one (3 nodes and
+     * haproxy on loopback) and prints it.
+     */
+    public static String galeraUrl() {
+        return required("SHORTGATE_TEST_GALERA_URL");
+    }
+
+    /**
+     * The R2DBC URLs of the test Galera cluster's pinned listeners ({@code .ci/galera.sh pinned-url 1} and {@code 2},
+     * comma-separated, in {@code SHORTGATE_TEST_GALERA_PINNED_URLS}): listener K sends to node K while it is fit and
+     * to the others otherwise, as a pod's connection to one node of a Kubernetes Service would go.
+     */
+    public static List<String> galeraPinnedUrls() {
+        return List.of(required("SHORTGATE_TEST_GALERA_PINNED_URLS").split(","));
+    }
+
+    /**
+     * The direct R2DBC URLs of the test Galera cluster's nodes 1, 2 and 3 ({@code .ci/galera.sh node-url N},
+     * comma-separated, in {@code SHORTGATE_TEST_GALERA_NODE_URLS}).
+     */
+    public static List<String> galeraNodeUrls() {
+        return List.of(required("SHORTGATE_TEST_GALERA_NODE_URLS").split(","));
+    }
+
     private static String required(String name) {
         String value = System.getenv(name);
         if (value == null || value.isBlank()) {
@@ -66,10 +93,23 @@ public final class TestServers {
 
     /** A new, empty MariaDB database; {@link Database#close()} drops it. */
     public static Database newDatabase() {
-        ConnectionFactoryOptions base = ConnectionFactoryOptions.parse(r2dbcUrl());
+        return newDatabase(r2dbcUrl(), false);
+    }
+
+    /**
+     * A new, empty database on the test Galera cluster, made through its load balancer; {@link Database#close()} drops
+     * it. Its reads wait until the node that serves them has applied every write the cluster had committed when they
+     * began ({@code wsrep_sync_wait}), so a test reads what it wrote through any node.
+     */
+    public static Database newGaleraDatabase() {
+        return newDatabase(galeraUrl(), true);
+    }
+
+    private static Database newDatabase(String serverUrl, boolean galera) {
+        ConnectionFactoryOptions base = ConnectionFactoryOptions.parse(serverUrl);
         String name = "sgit_"
                 + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-        Database database = new Database(base, name);
+        Database database = new Database(base, name, galera);
         database.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
         return database;
     }
@@ -100,10 +140,12 @@ public final class TestServers {
 
         private final ConnectionFactoryOptions base;
         private final String name;
+        private final boolean galera;
 
-        Database(ConnectionFactoryOptions base, String name) {
+        Database(ConnectionFactoryOptions base, String name, boolean galera) {
             this.base = base;
             this.name = name;
+            this.galera = galera;
         }
 
         public String name() {
@@ -113,6 +155,48 @@ public final class TestServers {
         /** The R2DBC URL of this database, credentials included. */
         public String r2dbcUrl() {
             return "r2dbc:mysql://" + credentials() + host() + "/" + name;
+        }
+
+        /** The R2DBC URL of this database on another server of the same credentials (a node of a cluster). */
+        public String r2dbcUrlOn(String serverUrl) {
+            ConnectionFactoryOptions other = ConnectionFactoryOptions.parse(serverUrl);
+            return "r2dbc:mysql://" + credentials() + other.getValue(ConnectionFactoryOptions.HOST) + ":"
+                    + other.getValue(ConnectionFactoryOptions.PORT) + "/" + name;
+        }
+
+        /** The JDBC URL of this database on another server of the same credentials (a node of a cluster). */
+        public String jdbcUrlOn(String serverUrl) {
+            ConnectionFactoryOptions other = ConnectionFactoryOptions.parse(serverUrl);
+            return "jdbc:mariadb://" + other.getValue(ConnectionFactoryOptions.HOST) + ":"
+                    + other.getValue(ConnectionFactoryOptions.PORT) + "/" + name;
+        }
+
+        /**
+         * Runs a query in this database on another server of the same credentials (a node of a cluster) and returns the
+         * first column of the first row, as a long. On a Galera node the read waits until the node has applied every
+         * write the cluster had committed when it began ({@code wsrep_sync_wait}).
+         */
+        public long queryForLongOn(String serverUrl, String sql) {
+            try (Connection connection = DriverManager.getConnection(jdbcUrlOn(serverUrl), user(), password());
+                    Statement statement = connection.createStatement()) {
+                statement.execute("SET SESSION wsrep_sync_wait = 1");
+                try (var rows = statement.executeQuery(sql)) {
+                    rows.next();
+                    return rows.getLong(1);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("Could not run " + sql + " on " + jdbcUrlOn(serverUrl), e);
+            }
+        }
+
+        public String user() {
+            Object user = base.getValue(ConnectionFactoryOptions.USER);
+            return user == null ? "root" : user.toString();
+        }
+
+        public String password() {
+            Object password = base.getValue(ConnectionFactoryOptions.PASSWORD);
+            return password == null ? "" : password.toString();
         }
 
         /** Properties that point an application at this database. */
@@ -134,10 +218,14 @@ public final class TestServers {
         /** Runs a query in this database and returns the first column of the first row, as a long. */
         public long queryForLong(String sql) {
             try (Connection connection = DriverManager.getConnection(jdbcUrl(name), user(), password());
-                    Statement statement = connection.createStatement();
-                    var rows = statement.executeQuery(sql)) {
-                rows.next();
-                return rows.getLong(1);
+                    Statement statement = connection.createStatement()) {
+                if (galera) {
+                    statement.execute("SET SESSION wsrep_sync_wait = 1");
+                }
+                try (var rows = statement.executeQuery(sql)) {
+                    rows.next();
+                    return rows.getLong(1);
+                }
             } catch (SQLException e) {
                 throw new IllegalStateException("Could not run " + sql, e);
             }
@@ -169,16 +257,6 @@ public final class TestServers {
         private String host() {
             Object port = base.getValue(ConnectionFactoryOptions.PORT);
             return base.getValue(ConnectionFactoryOptions.HOST) + (port != null ? ":" + port : "");
-        }
-
-        private String user() {
-            Object user = base.getValue(ConnectionFactoryOptions.USER);
-            return user == null ? "root" : user.toString();
-        }
-
-        private String password() {
-            Object password = base.getValue(ConnectionFactoryOptions.PASSWORD);
-            return password == null ? "" : password.toString();
         }
 
         private String credentials() {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 
 import dev.shortgate.codegen.Base62;
+import dev.shortgate.system.database.ConflictRetry;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
@@ -13,7 +14,9 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The pool in the database, for deployments without Redis: table {@code code_pool}. A take reads a few codes of the
  * length (from a random point, so concurrent takers rarely want the same one) and deletes one: the delete that
- * removes the row is the one that took it, so no two creates take the same code, on any pod.
+ * removes the row is the one that took it, so no two creates take the same code, on any pod. On Galera two nodes may
+ * both delete the row locally; the one certified second fails at COMMIT (error 1213), runs its delete again through
+ * {@link ConflictRetry}, deletes nothing and goes on to another code.
  */
 public final class DatabaseCodePool implements CodePool {
 
@@ -22,9 +25,11 @@ public final class DatabaseCodePool implements CodePool {
     private final DatabaseClient db;
     private final Duration timeout;
     private final Scheduler timer;
+    private final ConflictRetry conflicts;
 
-    public DatabaseCodePool(DatabaseClient db, Duration timeout, Scheduler timer) {
+    public DatabaseCodePool(DatabaseClient db, Duration timeout, Scheduler timer, ConflictRetry conflicts) {
         this.db = db;
+        this.conflicts = conflicts;
         this.timeout = timeout;
         this.timer = timer;
     }
@@ -45,10 +50,13 @@ public final class DatabaseCodePool implements CodePool {
                                                 .bind("length", length)
                                                 .map(row -> row.get("code", String.class))
                                                 .one())
-                                .flatMap(code -> db.sql("DELETE FROM code_pool WHERE code = :code")
-                                        .bind("code", code)
-                                        .fetch()
-                                        .rowsUpdated()
+                                .flatMap(code -> conflicts
+                                        .transaction(
+                                                "pool_take",
+                                                db.sql("DELETE FROM code_pool WHERE code = :code")
+                                                        .bind("code", code)
+                                                        .fetch()
+                                                        .rowsUpdated())
                                         .filter(rows -> rows > 0)
                                         .map(rows -> code)),
                         1)
@@ -83,9 +91,8 @@ public final class DatabaseCodePool implements CodePool {
                     .append(length)
                     .append(')');
         }
-        return db.sql(sql.toString())
-                .fetch()
-                .rowsUpdated()
+        return conflicts
+                .transaction("pool_refill", db.sql(sql.toString()).fetch().rowsUpdated())
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.empty()) // a racing filler added one already
                 .timeout(timeout.multipliedBy(50), timer)
                 .then();

@@ -13,6 +13,7 @@ import dev.shortgate.link.LinkRequests;
 import dev.shortgate.link.LinkService.Created;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.link.store.LinkWrites;
+import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.problem.Problem;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,6 +34,7 @@ public class LinkCreator {
     private final Counter createdAlias;
     private final Counter collisions;
     private final Mono<CodeAllocator> allocator;
+    private final ConflictRetry conflicts;
 
     LinkCreator(
             LinkRepository links,
@@ -41,8 +43,10 @@ public class LinkCreator {
             CodegenProperties codegen,
             CodeStrategies strategies,
             LinkChanges changes,
+            ConflictRetry conflicts,
             MeterRegistry registry) {
         this.links = links;
+        this.conflicts = conflicts;
         this.writes = writes;
         this.changes = changes;
         this.createdGenerated = Counter.builder("shortgate.links.creations")
@@ -73,7 +77,17 @@ public class LinkCreator {
                 : createGenerated(prepared.link(), prepared.length());
     }
 
+    /**
+     * Find-if-exists and insert, as one unit that is run again when it lost a write conflict (on Galera, a create of
+     * the same link on another node at the same moment): the next run finds the winner's row. Announced once, after.
+     */
     Mono<Created> createGenerated(Link wanted, int length) {
+        return conflicts
+                .transaction("create", Mono.defer(() -> findOrClaim(wanted, length)))
+                .flatMap(this::announce);
+    }
+
+    private Mono<Created> findOrClaim(Link wanted, int length) {
         Mono<Created> existing = links.findGenerated(wanted.url())
                 .filter(link -> link.code().length() == length && link.satisfies(wanted))
                 .next()
@@ -83,8 +97,7 @@ public class LinkCreator {
                 .onErrorMap(CodeSpaceExhaustedException.class, e -> Problem.CODE_SPACE_EXHAUSTED
                         .toException("No free code of length " + length + " was found after " + e.rounds()
                                 + " rounds; try a longer length.")
-                        .with("length", length))
-                .flatMap(this::announce);
+                        .with("length", length));
     }
 
     /**
@@ -105,6 +118,12 @@ public class LinkCreator {
     }
 
     private Mono<Created> createAlias(Link candidate) {
+        return conflicts
+                .transaction("create", Mono.defer(() -> claimAlias(candidate)))
+                .flatMap(this::announce);
+    }
+
+    private Mono<Created> claimAlias(Link candidate) {
         return writes.insert(candidate)
                 .flatMap(inserted -> inserted
                         ? Mono.just(new Created(candidate, true))
@@ -113,8 +132,7 @@ public class LinkCreator {
                                 .map(holder -> new Created(holder, false))
                                 .switchIfEmpty(Mono.error(() -> Problem.ALIAS_TAKEN
                                         .toException("The alias '" + candidate.code() + "' is already taken.")
-                                        .with("field", "alias"))))
-                .flatMap(this::announce);
+                                        .with("field", "alias"))));
     }
 
     /** Counts a link made and tells the caches; a link found is passed on as it is. */

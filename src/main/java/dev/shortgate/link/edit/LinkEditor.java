@@ -12,6 +12,7 @@ import dev.shortgate.link.LinkRules;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.link.store.LinkWrites;
 import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.problem.Problem;
 import org.springframework.stereotype.Component;
 import reactor.core.Exceptions;
@@ -30,6 +31,7 @@ public class LinkEditor {
     private final LinkRequests requests;
     private final LinkChanges changes;
     private final Clock clock;
+    private final ConflictRetry conflicts;
 
     LinkEditor(
             LinkRepository links,
@@ -37,7 +39,9 @@ public class LinkEditor {
             LinkAccess access,
             LinkRequests requests,
             LinkChanges changes,
-            Clock clock) {
+            Clock clock,
+            ConflictRetry conflicts) {
+        this.conflicts = conflicts;
         this.links = links;
         this.writes = writes;
         this.access = access;
@@ -49,10 +53,14 @@ public class LinkEditor {
     /**
      * Applies a JSON merge patch (RFC 7386) to a link's editable fields. The write is conditional on the version
      * read, so two concurrent patches never undo each other's fields: the one that loses the race re-reads the
-     * link and applies its patch to the new state, up to {@link #PATCH_ATTEMPTS} times.
+     * link and applies its patch to the new state, up to {@link #PATCH_ATTEMPTS} times. A write that lost a write
+     * conflict at COMMIT (Galera: the same link patched on another node at once) is a lost race too, tried again as a
+     * whole from its read ({@link ConflictRetry}).
      */
     public Mono<Link> update(String code, LinkPatch patch, ApiPrincipal caller) {
-        return Mono.defer(() -> access.changeableVersioned(code, caller).flatMap(current -> apply(current, patch)))
+        return conflicts
+                .transaction("patch", Mono.defer(() -> access.changeableVersioned(code, caller)
+                        .flatMap(current -> apply(current, patch))))
                 .retryWhen(Retry.max(PATCH_ATTEMPTS - 1).filter(LostRace.class::isInstance))
                 .onErrorMap(
                         Exceptions::isRetryExhausted,
@@ -132,7 +140,8 @@ public class LinkEditor {
     /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
     public Mono<Void> delete(String code, ApiPrincipal caller) {
         Instant now = requests.now();
-        return access.changeable(code, caller).flatMap(link -> writes.markDeleted(code, now)
+        return access.changeable(code, caller).flatMap(link -> conflicts
+                .transaction("delete", writes.markDeleted(code, now))
                 .flatMap(deleted -> deleted
                         ? changes.changed(link.tombstone(now))
                         : Mono.<Void>error(LinkAccess.notFoundProblem(code))));

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRules;
+import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.database.LinkTables;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -31,10 +32,16 @@ public class LinkWrites {
     private final DatabaseClient db;
     private final LinkTables tables;
     private final TransactionalOperator transactions;
+    private final ConflictRetry conflicts;
 
-    LinkWrites(DatabaseClient db, LinkTables tables, ReactiveTransactionManager transactionManager) {
+    LinkWrites(
+            DatabaseClient db,
+            LinkTables tables,
+            ReactiveTransactionManager transactionManager,
+            ConflictRetry conflicts) {
         this.db = db;
         this.tables = tables;
+        this.conflicts = conflicts;
         this.transactions = TransactionalOperator.create(transactionManager);
     }
 
@@ -42,7 +49,8 @@ public class LinkWrites {
      * Inserts many links with one multi-row statement, skipping every row whose code or create key is taken
      * ({@code INSERT IGNORE}), and emits how many went in; the caller reads back which rows hold the codes
      * ({@link LinkRepository#findByCodes}). Split, each link is inserted as {@link #insert} does, a few at once: a create key is
-     * unique across the tables only through its claim, made in the transaction of its row.
+     * unique across the tables only through its claim, made in the transaction of its row. A statement (split: a
+     * link's transaction) that lost a write conflict ({@link ConflictRetry}) is run again on its own.
      */
     public Mono<Long> insertAll(List<Link> links) {
         if (links.isEmpty()) {
@@ -50,7 +58,7 @@ public class LinkWrites {
         }
         if (tables.split()) {
             return Flux.fromIterable(links)
-                    .flatMap(this::insert, SPLIT_INSERTS_AT_ONCE)
+                    .flatMap(link -> conflicts.transaction("create_group", insert(link)), SPLIT_INSERTS_AT_ONCE)
                     .filter(inserted -> inserted)
                     .count();
         }
@@ -105,7 +113,7 @@ public class LinkWrites {
                     LinkRows.orNull(LinkRows.createKey(link, link.code().length()), byte[].class));
         }
         var spec = db.sql(sql.toString()).bindValues(values);
-        return spec.fetch().rowsUpdated();
+        return conflicts.transaction("create_group", spec.fetch().rowsUpdated());
     }
 
     /**

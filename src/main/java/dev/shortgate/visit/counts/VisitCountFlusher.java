@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.problem.Causes;
 import dev.shortgate.visit.Dimension;
 import dev.shortgate.visit.OrphanVisitType;
@@ -91,6 +92,7 @@ public final class VisitCountFlusher {
     private final Clock clock;
     private final Scheduler timer;
     private final Scheduler workers;
+    private final MeterRegistry registry;
     private final byte[] writerId = new byte[8];
     private final AtomicLong seq = new AtomicLong();
     private final CountClassifier classifier;
@@ -121,6 +123,7 @@ public final class VisitCountFlusher {
         this.clock = clock;
         this.timer = timer;
         this.workers = workers;
+        this.registry = registry;
         this.classifier = new CountClassifier(enricher, properties.maxLabels(), clock);
         this.schedule =
                 new CountFlushSchedule(this::scheduled, () -> cycle(true), properties.countsFlushInterval(), timer);
@@ -266,6 +269,7 @@ public final class VisitCountFlusher {
     private Mono<Void> written(Mono<Void> attempt) {
         return WriteRetry.untilWritten(attempt, properties, timer, signal -> {
             retries.increment();
+            ConflictRetry.seen(registry, "visit_flush", signal.failure());
             log.warn(
                     "Writing visit counts failed (attempt {}); retrying: {}",
                     signal.totalRetries() + 1,

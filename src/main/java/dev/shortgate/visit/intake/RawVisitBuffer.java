@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.problem.Causes;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitProperties;
@@ -41,6 +42,7 @@ final class RawVisitBuffer {
     private final VisitProperties properties;
     private final VisitRecorder.BatchWriter writer;
     private final Scheduler timer;
+    private final MeterRegistry registry;
 
     private final AtomicInteger held = new AtomicInteger();
     private final Sinks.Empty<Void> drained = Sinks.empty();
@@ -61,6 +63,7 @@ final class RawVisitBuffer {
         this.properties = properties;
         this.writer = writer;
         this.timer = timer;
+        this.registry = registry;
         Gauge.builder("shortgate.visits.buffered", held, AtomicInteger::get)
                 .description("Raw visit rows held in memory: queued, batched or being written")
                 .register(registry);
@@ -134,6 +137,7 @@ final class RawVisitBuffer {
         long start = System.nanoTime();
         return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
                     retries.increment();
+                    ConflictRetry.seen(registry, "visit_batch", signal.failure());
                     log.warn(
                             "Writing {} visits failed (attempt {}); retrying: {}",
                             size,
