@@ -23,6 +23,9 @@ final class Warmup {
 
     private static final Logger log = LoggerFactory.getLogger(Warmup.class);
 
+    /** Lookups of the preload in flight: they wait on Redis, not on this pod's CPU. */
+    private static final int PRELOAD_CONCURRENCY = 64;
+
     private final Mono<?> pools;
     private final HotCodes hot;
     private final LinkLookup lookup;
@@ -47,10 +50,10 @@ final class Warmup {
                 .flatMap(hottest -> preload(hottest).then(requests(port, hottest)));
     }
 
-    /** Looks each code up through the tiers, so the near cache holds it. */
+    /** Looks each code up through the tiers, 64 at a time, so the near cache holds it. */
     Mono<Void> preload(List<String> codes) {
         return Flux.fromIterable(codes)
-                .flatMap(code -> lookup.find(code).onErrorResume(error -> Mono.empty()), properties.concurrency())
+                .flatMap(code -> lookup.find(code).onErrorResume(error -> Mono.empty()), PRELOAD_CONCURRENCY)
                 .then()
                 .doOnSuccess(done -> log.info("Warm-up: preloaded {} hot code(s)", codes.size()));
     }

@@ -14,7 +14,7 @@ import org.springframework.validation.annotation.Validated;
  * @param enabled        warm up before reporting ready; {@code false}: ready as soon as the application is
  * @param deadline       the longest the warm-up may hold readiness down; past it the pod reports ready anyway
  * @param requests       internal redirect requests sent to the pod to compile its request path
- * @param concurrency    of those requests, and of the preload's lookups
+ * @param concurrency    of those requests
  * @param hotCodes       how many of the hottest codes a starting pod preloads, and the size the hot set in Redis is
  *                       trimmed to
  * @param sampleOneIn    one redirect in this many is counted in the pod's hot-code sketch
