@@ -15,6 +15,8 @@ import http.client
 import json
 import os
 import re
+import statistics
+import struct
 import sys
 import threading
 import time
@@ -364,6 +366,72 @@ def jfr(args):
 
 # ---------------------------------------------------------------- report
 
+def pacer_result(path):
+    """The BENCH_PACER line of a pacer run."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith("BENCH_PACER "):
+                return json.loads(line[len("BENCH_PACER "):])
+    raise SystemExit(f"no BENCH_PACER line in {path}")
+
+
+def paced(args):
+    """Shortgate and nginx at the same fixed offered rate (open loop): the median of each percentile over the runs."""
+    def summary(paths):
+        runs = [pacer_result(p) for p in paths]
+        pick = lambda k: round(statistics.median(r[k] for r in runs) / 1000, 3)
+        return {"p50_ms": pick("p50_us"), "p99_ms": pick("p99_us"), "p999_ms": pick("p999_us"),
+                "max_ms": round(max(r["max_us"] for r in runs) / 1000, 3),
+                "errors": sum(r["errors"] for r in runs), "status_5xx": sum(r["status_5xx"] for r in runs),
+                "runs": [{k: r[k] for k in ("p50_us", "p99_us", "p999_us", "max_us", "rps")} for r in runs]}
+    app, nginx = summary(args.app), summary(args.nginx)
+    out = {"scenario": "paced", "rate": args.rate, "nginx_max_rps": args.nginx_max, "connections": args.connections,
+           "p50_ms": app["p50_ms"], "p99_ms": app["p99_ms"], "p999_ms": app["p999_ms"], "max_ms": app["max_ms"],
+           "nginx_p50_ms": nginx["p50_ms"], "nginx_p99_ms": nginx["p99_ms"], "nginx_p999_ms": nginx["p999_ms"],
+           "errors": app["errors"], "status_5xx": app["status_5xx"], "app_runs": app["runs"], "nginx_runs": nginx["runs"]}
+    out["p99_vs_nginx"] = round(out["p99_ms"] / out["nginx_p99_ms"], 2) if out["nginx_p99_ms"] else None
+    out["goal_met"] = bool(out["p99_vs_nginx"] is not None and out["p99_vs_nginx"] <= 2 and out["p999_ms"] <= 10)
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=2)
+    print(json.dumps({k: out[k] for k in ("rate", "p50_ms", "p99_ms", "p999_ms", "nginx_p50_ms", "nginx_p99_ms",
+                                          "nginx_p999_ms", "p99_vs_nginx", "goal_met")}))
+
+
+def cold_start(args):
+    """Per second after ready: answers, p99 and 5xx; seconds until 80% of the warm throughput (the last seconds')."""
+    recs = []
+    with open(args.raw, "rb") as f:
+        data = f.read()
+    for i in range(0, len(data) - 11, 12):
+        due, lat, status = struct.unpack_from("<III", data, i)
+        recs.append((due + lat, lat, status))
+    seconds = {}
+    for done_us, lat, status in recs:
+        seconds.setdefault(done_us // 1_000_000, []).append((lat, status))
+    last = max(seconds) if seconds else -1
+    per_second = []
+    for s in range(0, last + 1):
+        rows = sorted(lat for lat, _ in seconds.get(s, []))
+        per_second.append({"second": s + 1, "answered": len(rows),
+                           "status_5xx": sum(1 for _, st in seconds.get(s, []) if st >= 500),
+                           "errors": sum(1 for _, st in seconds.get(s, []) if st == 0),
+                           "p99_ms": round(rows[int((len(rows) - 1) * 0.99)] / 1000, 2) if rows else None})
+    full = [p["answered"] for p in per_second[:-1]]  # the last second is partial
+    warm = statistics.median(full[-args.warm_seconds:]) if full else 0
+    to80 = next((p["second"] for p in per_second if warm and p["answered"] >= 0.8 * warm), None)
+    out = {"scenario": args.name, "ready_after_s": args.ready_after, "warm_rps": warm,
+           "errors_5xx": sum(p["status_5xx"] for p in per_second),
+           "connection_errors": sum(p["errors"] for p in per_second),
+           "seconds_to_80pct": to80, "per_second": per_second}
+    out["goal_met"] = bool(out["errors_5xx"] == 0 and to80 is not None and to80 <= 5)
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=2)
+    print(json.dumps({k: out[k] for k in ("scenario", "ready_after_s", "warm_rps", "errors_5xx", "seconds_to_80pct",
+                                          "goal_met")}))
+    print("  per second (answered, p99 ms, 5xx): " + ", ".join(
+        f"{p['second']}s {p['answered']} {p['p99_ms']} {p['status_5xx']}" for p in per_second[:12]))
+
+
 def fmt(v, spec="{:,.0f}"):
     return "-" if v is None else spec.format(v)
 
@@ -512,6 +580,13 @@ def report(args):
     result["scenarios"] = ordered
     if heap_result:
         result["heap"] = heap_result
+    for name in ("paced", "cold-start", "cold-start-nowarm"):
+        path = os.path.join(args.dir, f"{name}.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                extra = json.load(f)
+            extra.pop("per_second", None) if name != "cold-start" else None
+            result[name.replace("-", "_")] = extra
     if shutdown_check:
         result["visits_after_shutdown"] = shutdown_check
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -525,6 +600,17 @@ def report(args):
     print()
     if ordered:
         print("\n".join(lines))
+    if result.get("paced"):
+        pc = result["paced"]
+        print(f"\npaced at {pc['rate']:,} req/s (half nginx's max, open loop): Shortgate p50/p99/p99.9 "
+              f"{pc['p50_ms']}/{pc['p99_ms']}/{pc['p999_ms']} ms, nginx {pc['nginx_p50_ms']}/{pc['nginx_p99_ms']}/"
+              f"{pc['nginx_p999_ms']} ms; goal (p99 <= 2x nginx, p99.9 <= 10 ms) {'met' if pc['goal_met'] else 'missed'}")
+    for key in ("cold_start", "cold_start_nowarm"):
+        if result.get(key):
+            cs = result[key]
+            print(f"{key.replace('_', '-')}: ready after {cs.get('ready_after_s')} s, 5xx {cs['errors_5xx']}, "
+                  f"80% of warm {cs['warm_rps']:,} req/s after {cs['seconds_to_80pct']} s; "
+                  f"goal (0 x 5xx, <= 5 s) {'met' if cs['goal_met'] else 'missed'}")
     if shutdown_check:
         c = shutdown_check
         print()
@@ -631,6 +717,23 @@ def main():
     o.add_argument("--out", required=True)
     o.add_argument("--meta")
     o.set_defaults(fn=report)
+
+    pc = sub.add_parser("paced")
+    pc.add_argument("--app", nargs="+", required=True)
+    pc.add_argument("--nginx", nargs="+", required=True)
+    pc.add_argument("--rate", type=int, required=True)
+    pc.add_argument("--nginx-max", type=float)
+    pc.add_argument("--connections", type=int)
+    pc.add_argument("--out", required=True)
+    pc.set_defaults(fn=paced)
+
+    cs = sub.add_parser("cold-start")
+    cs.add_argument("--raw", required=True)
+    cs.add_argument("--name", default="cold-start")
+    cs.add_argument("--ready-after", type=float)
+    cs.add_argument("--warm-seconds", type=int, default=10)
+    cs.add_argument("--out", required=True)
+    cs.set_defaults(fn=cold_start)
 
     m = sub.add_parser("meta")
     m.add_argument("--command", required=True)

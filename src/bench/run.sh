@@ -3,7 +3,8 @@
 # baseline measured the same way in the same run. See src/bench/README.md.
 #
 #   src/bench/run.sh [-d 30s] [-w 10s] [-r 3] [-c 64] [-t 2] [-n 100000]
-#                    [-s hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats] [--rate 10000]
+#                    [-s hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,two-pods,
+#                        stats] [--rate 10000]
 #                    [--heap]
 #
 # Needs MariaDB (root, no password) and Redis on loopback; installs wrk and nginx with apt-get when missing.
@@ -22,7 +23,9 @@ RUNS=${RUNS:-3}                    # measured runs per scenario: the report show
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
-SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats; add heap
+SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats; add heap
+PACED_RATE=${PACED_RATE:-}         # paced: offered req/s; default half of nginx's max measured in the same run
+COLD_SECONDS=${COLD_SECONDS:-30}   # cold-start: load from the moment of ready; the last 10 s are the warm throughput
 STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
 STATS_CONNECTIONS=${STATS_CONNECTIONS:-2}  # stats: wrk connections (latency of the API, not its throughput)
 RATE=${RATE:-10000}                # sustained: offered load, requests per second (paced, not as fast as possible)
@@ -56,7 +59,8 @@ Usage: src/bench/run.sh [options]
   -c, --connections N   wrk connections (default $CONNECTIONS)                            env CONNECTIONS
   -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
   -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
-  -s, --scenarios LIST  comma list of hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats,heap
+  -s, --scenarios LIST  comma list of hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,
+                        rules,two-pods,stats,heap
                         or all
                         env SCENARIOS
                         (default all = every scenario except heap)
@@ -92,7 +96,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-ALL="hot,sustained,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats"
+ALL="hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats"
 SCENARIOS=${SCENARIOS//all/$ALL}
 SCENARIOS=${SCENARIOS//,,/,}
 SCENARIOS=${SCENARIOS#,}
@@ -337,8 +341,8 @@ new_database() { # name; sets DB_NAME (not echoed: the list of databases to drop
   DATABASES+=("$DB_NAME")
 }
 
-# start_app name database [--name=value ...]; waits until ready (bounded)
-start_app() {
+# launch_app name database [--name=value ...]; starts the app and returns at once (APP_PID)
+launch_app() {
   local name=$1 db=$2
   shift 2
   local log_file="$RUN_DIR/app-$name.log"
@@ -357,6 +361,12 @@ start_app() {
     --shortgate.security.rate-limit.not-found-refill=1000000000 \
     "$@" >"$log_file" 2>&1 &
   APP_PID=$!
+}
+
+# start_app name database [--name=value ...]; waits until ready (bounded)
+start_app() {
+  local name=$1
+  launch_app "$@"
   local i
   for ((i = 0; i < 1800; i++)); do
     if curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" \
@@ -367,7 +377,7 @@ start_app() {
     kill -0 "$APP_PID" 2>/dev/null || break
     sleep 0.1
   done
-  tail -50 "$log_file" >&2
+  tail -50 "$RUN_DIR/app-$name.log" >&2
   die "app ($name) did not become ready within 180s"
 }
 
@@ -424,13 +434,56 @@ fill_cache() {
   fi
 }
 
+# ---------------------------------------------------------------- open-loop load (paced, cold-start)
+PACER="$RUN_DIR/pacer"
+if want paced || want cold-start; then
+  command -v gcc >/dev/null || install_packages gcc libc6-dev
+  gcc -O2 -o "$PACER" "$BENCH_DIR/pacer.c" || die "could not build pacer"
+fi
+
+# paced_runs name port rate: RUNS runs of DURATION at a fixed offered rate, latency from each request's due time
+paced_runs() {
+  local name=$1 port=$2 rate=$3 run
+  for ((run = 1; run <= RUNS; run++)); do
+    log "$name: run $run of $RUNS, $rate req/s offered (open loop), $DURATION, $CONNECTIONS connections"
+    timeout -k 10 $(( $(seconds_of "$DURATION") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" \
+      -d "$(seconds_of "$DURATION")" -r "$rate" -f "$CODES_FILE" >"$RUN_DIR/$name.run$run.pacer.txt" \
+      || die "pacer failed ($name)"
+    log "         $(cut -c13- "$RUN_DIR/$name.run$run.pacer.txt")"
+  done
+}
+
+# cold_start name [--name=value ...]: a fresh pod on the seeded database and Redis; the moment its readiness answers
+# UP it gets the hot load (closed loop, CONNECTIONS connections over every link) for COLD_SECONDS
+cold_start() {
+  local name=$1 i started ready_after
+  shift
+  started=$(date +%s.%N)
+  launch_app "$name" "$DB" "${APP_HOT[@]}" "$@"
+  for ((i = 0; i < 3600; i++)); do
+    curl -sf -o /dev/null --max-time 1 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" && break
+    kill -0 "$APP_PID" 2>/dev/null || { tail -50 "$RUN_DIR/app-$name.log" >&2; die "app ($name) died"; }
+    sleep 0.05
+  done
+  ready_after=$(python3 -c "import sys; print(round($(date +%s.%N) - $started, 2))")
+  log "$name: ready after ${ready_after}s; hot load for ${COLD_SECONDS}s"
+  timeout -k 10 $((COLD_SECONDS + 60)) "$PACER" -p "$APP_PORT" -c "$CONNECTIONS" -d "$COLD_SECONDS" \
+    -f "$CODES_FILE" -o "$RUN_DIR/$name.raw" >"$RUN_DIR/$name.pacer.txt" || die "pacer failed ($name)"
+  curl -s --max-time 5 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" >"$RUN_DIR/$name.readiness.json" || true
+  python3 "$BENCH_DIR/bench.py" cold-start --raw "$RUN_DIR/$name.raw" --name "$name" --ready-after "$ready_after" \
+    --out "$RUN_DIR/$name.json" >&2
+  stop_app
+}
+
 # ---------------------------------------------------------------- run
 META_START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 log "run $RUN_ID: scenarios $SCENARIOS; duration $DURATION, warm-up $WARMUP, $CONNECTIONS connections, $THREADS threads, $LINKS links"
 log "output in $RUN_DIR"
 
 REDIRECT_SCENARIOS=0
-for s in hot sustained redis overload db miss shorten visits-off rules two-pods; do want "$s" && REDIRECT_SCENARIOS=1; done
+for s in hot sustained paced cold-start redis overload db miss shorten visits-off rules two-pods; do
+  want "$s" && REDIRECT_SCENARIOS=1
+done
 CODES_FILE="$RUN_DIR/codes.txt"
 export CODES="$CODES_FILE"
 
@@ -447,10 +500,15 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   # the baseline, measured the same way (same wrk script and codes) while the app sits idle
   start_nginx
   measure nginx random-codes.lua "http://127.0.0.1:$NGINX_PORT/" $(nginx_pids)
+  if want paced; then
+    NGINX_MAX=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["rps"]))' "$RUN_DIR/scenario-nginx.json")
+    PACED_RATE=${PACED_RATE:-$((NGINX_MAX / 2))}
+    paced_runs paced-nginx "$NGINX_PORT" "$PACED_RATE"
+  fi
   stop_pid "$NGINX_PID" 10
   NGINX_PID=""
 
-  if want hot || want sustained; then
+  if want hot || want sustained || want paced; then
     fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/hot.fill.txt"
   fi
   if want hot; then
@@ -461,6 +519,15 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     wait_visits_drained 180
     PACE_MS=$(( CONNECTIONS * 1000 / RATE > 0 ? CONNECTIONS * 1000 / RATE : 1 )) \
       measure sustained random-codes-paced.lua "$APP_URL" "$APP_PID"
+    wait_visits_drained 180
+  fi
+  if want paced; then
+    # the hot path at half nginx's max, visits on: the tail users feel at a steady load
+    wait_visits_drained 180
+    paced_runs paced "$APP_PORT" "$PACED_RATE"
+    python3 "$BENCH_DIR/bench.py" paced --app "$RUN_DIR"/paced.run*.pacer.txt \
+      --nginx "$RUN_DIR"/paced-nginx.run*.pacer.txt --rate "$PACED_RATE" --nginx-max "$NGINX_MAX" \
+      --connections "$CONNECTIONS" --out "$RUN_DIR/paced.json" >&2
     wait_visits_drained 180
   fi
   if want miss; then
@@ -475,6 +542,13 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   printf '{"redirects_found": %s, "aggregate_total": %s, "raw_rows": %s}\n' "$FOUND" "$AGGREGATE" "$RAW_ROWS" \
     >"$RUN_DIR/visits-after-shutdown.json"
   log "after shutdown: redirects answered $FOUND, link_stats total $AGGREGATE, raw visit rows $RAW_ROWS"
+
+  if want cold-start; then
+    # every seeded link is in Redis and the hot app has published its hottest codes there; a fresh pod with the
+    # warm-up (the default), then one without it, for comparison
+    cold_start cold-start
+    cold_start cold-start-nowarm --shortgate.warmup.enabled=false
+  fi
 
   if want shorten; then
     # creates under each code strategy, one app each on the seeded database (Redis on), printed side by side

@@ -65,6 +65,8 @@ class ManifestProbesIT {
                     .as("GET " + path + " on the management port: " + response.body())
                     .isEqualTo(200);
         }
+        // a redirect timer is registered when its first request is answered (ADR 0022)
+        assertThat(app.get(app.port(), "/no-such-code").statusCode()).isEqualTo(404);
         assertThat(app.get(app.managementPort(), "/actuator/prometheus").body())
                 .contains("shortgate_redirect_seconds_bucket");
     }

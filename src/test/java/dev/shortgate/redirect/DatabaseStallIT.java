@@ -78,7 +78,7 @@ class DatabaseStallIT {
     }
 
     private static double shed(MeterRegistry registry) {
-        return registry.get("shortgate.redirect").tag("outcome", "shed").timers().stream()
+        return registry.find("shortgate.redirect").tag("outcome", "shed").timers().stream()
                 .mapToDouble(timer -> timer.count())
                 .sum();
     }

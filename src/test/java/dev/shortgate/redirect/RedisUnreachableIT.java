@@ -76,7 +76,7 @@ class RedisUnreachableIT {
                         .timer()
                         .count())
                 .isEqualTo(30);
-        assertThat(registry.get("shortgate.redirect").tag("outcome", "error").timers())
+        assertThat(registry.find("shortgate.redirect").tag("outcome", "error").timers())
                 .allSatisfy(timer -> assertThat(timer.count()).isZero());
         // A connection never opened fails each call at once (SharedRedis.NotConnected) without waiting on Redis:
         // the breaker ignores such calls, since they say nothing of how Redis answers, and stays closed.

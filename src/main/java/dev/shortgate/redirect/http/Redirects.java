@@ -10,6 +10,8 @@ import dev.shortgate.redirect.lookup.LinkLookup;
 import dev.shortgate.redirect.lookup.LinkLookup.Found;
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.redirect.lookup.Tier;
+import dev.shortgate.redirect.warmup.HotCodes;
+import dev.shortgate.redirect.warmup.WarmupRequests;
 import dev.shortgate.rules.RuleRequest;
 import dev.shortgate.security.ApiRateLimiter;
 import dev.shortgate.security.ClientIpResolver;
@@ -25,6 +27,7 @@ import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.util.AsciiString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -51,6 +54,8 @@ final class Redirects {
     private final Clock clock;
     private final RedirectMetrics metrics;
     private final Reply unavailable;
+    private final HotCodes hot;
+    private final WarmupRequests warmup;
 
     Redirects(
             LinkLookup lookup,
@@ -61,6 +66,33 @@ final class Redirects {
             Clock clock,
             RedirectMetrics metrics,
             RedirectProperties properties) {
+        this(
+                lookup,
+                answers,
+                visits,
+                visitCounts,
+                rateLimiter,
+                clock,
+                metrics,
+                properties,
+                HotCodes.NONE,
+                WarmupRequests.NONE);
+    }
+
+    @Autowired
+    Redirects(
+            LinkLookup lookup,
+            RedirectAnswer.Factory answers,
+            VisitRecorder visits,
+            VisitCounts visitCounts,
+            ApiRateLimiter rateLimiter,
+            Clock clock,
+            RedirectMetrics metrics,
+            RedirectProperties properties,
+            HotCodes hot,
+            WarmupRequests warmup) {
+        this.hot = hot;
+        this.warmup = warmup;
         this.lookup = lookup;
         this.answers = answers;
         this.visits = visits;
@@ -125,9 +157,9 @@ final class Redirects {
                 })
                 .onErrorResume(error -> {
                     if (error instanceof NearCache.Shed) {
-                        metrics.record(start, Tier.NONE, Outcome.SHED); // counted, not logged: it comes in floods
+                        record(request, start, Tier.NONE, Outcome.SHED); // counted, not logged: it comes in floods
                     } else {
-                        metrics.record(start, Tier.DB, Outcome.ERROR);
+                        record(request, start, Tier.DB, Outcome.ERROR);
                         log.warn("Lookup of a code failed; answering 503: {}", error.toString());
                     }
                     return Mono.just(unavailable);
@@ -148,7 +180,7 @@ final class Redirects {
         if (!answer.alwaysActive) {
             switch (link.stateAt(clock.instant())) {
                 case EXPIRED -> {
-                    return problem(start, tier, Outcome.GONE, RedirectProblems.GONE);
+                    return problem(request, start, tier, Outcome.GONE, RedirectProblems.GONE);
                 }
                 case DISABLED, DELETED -> {
                     // Exactly as an unknown code, the unknown-code limit included: a scanner cannot tell a disabled
@@ -162,7 +194,7 @@ final class Redirects {
                             return null;
                         }
                         if (visited >= link.maxVisits()) {
-                            return problem(start, tier, Outcome.GONE, RedirectProblems.GONE);
+                            return problem(request, start, tier, Outcome.GONE, RedirectProblems.GONE);
                         }
                     }
                 }
@@ -178,12 +210,16 @@ final class Redirects {
                 .count(request.code())
                 .onErrorResume(e -> Mono.just(0L)) // counters unreadable: serve, do not lock out
                 .map(visited -> visited >= answer.link.maxVisits()
-                        ? problem(start, found.tier(), Outcome.GONE, RedirectProblems.GONE)
+                        ? problem(request, start, found.tier(), Outcome.GONE, RedirectProblems.GONE)
                         : redirect(request, answer, start, found.tier()));
     }
 
     private Reply redirect(Request request, RedirectAnswer answer, long start, Tier tier) {
-        metrics.record(start, tier, Outcome.FOUND);
+        boolean quiet = warmup.marks(request.userAgent()); // the pod's own warm-up: answered, recorded nowhere
+        if (!quiet) {
+            metrics.record(start, tier, Outcome.FOUND);
+            hot.seen(request.code());
+        }
         if (answer.rules != null) {
             String target = answer.rules.target(new RuleRequest(
                     request.code(),
@@ -191,7 +227,7 @@ final class Redirects {
                     request.clientIp(),
                     request.userAgent(),
                     request.acceptLanguage()));
-            if (request.get()) {
+            if (request.get() && !quiet) {
                 // a link with rules counts every visit by destination, its own URL included
                 visits.record(
                         request.code(),
@@ -203,7 +239,7 @@ final class Redirects {
             if (target != null) {
                 return new Reply(answer.status, answer.headers(answer.location(target, request.rawQuery())), null);
             }
-        } else if (request.get()) {
+        } else if (request.get() && !quiet) {
             visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
         }
         HttpHeaders headers = answer.variesWith(request.rawQuery())
@@ -214,6 +250,9 @@ final class Redirects {
 
     /** 404 for a code that leads nowhere; 429 once this client has asked for too many of them. */
     private Reply unknown(Request request, long start, Tier tier) {
+        if (warmup.marks(request.userAgent())) {
+            return RedirectProblems.NOT_FOUND.reply; // the pod's own warm-up: no orphan visit, limit or metric
+        }
         ProblemException limited = rateLimiter.notFoundLimited(ClientIpResolver.rateLimitKey(request.clientIp()));
         if (limited == null) {
             if (request.get()) {
@@ -225,7 +264,7 @@ final class Redirects {
                         request.userAgent(),
                         request.referer());
             }
-            return problem(start, tier, Outcome.NOT_FOUND, RedirectProblems.NOT_FOUND);
+            return problem(request, start, tier, Outcome.NOT_FOUND, RedirectProblems.NOT_FOUND);
         }
         metrics.record(start, tier, Outcome.RATE_LIMITED);
         HttpHeaders headers = new DefaultHttpHeaders().add(RedirectProblems.RATE_LIMITED.headers);
@@ -233,9 +272,15 @@ final class Redirects {
         return new Reply(HttpResponseStatus.TOO_MANY_REQUESTS, headers, RedirectProblems.RATE_LIMITED);
     }
 
-    private Reply problem(long start, Tier tier, Outcome outcome, RedirectProblems problem) {
-        metrics.record(start, tier, outcome);
+    private Reply problem(Request request, long start, Tier tier, Outcome outcome, RedirectProblems problem) {
+        record(request, start, tier, outcome);
         return problem.reply;
+    }
+
+    private void record(Request request, long start, Tier tier, Outcome outcome) {
+        if (!warmup.marks(request.userAgent())) {
+            metrics.record(start, tier, outcome);
+        }
     }
 
     private static CharSequence[] flatten(HttpHeaders headers) {

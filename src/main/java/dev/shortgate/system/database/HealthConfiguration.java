@@ -7,7 +7,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.r2dbc.core.DatabaseClient;
 
 /**
- * The readiness group is {@code readinessState} plus {@code databaseReachable} (application.yaml): a database
+ * The readiness group is {@code readinessState}, {@code databaseReachable} and redirect's {@code warmedUp} (application.yaml): a database
  * unreachable for longer than a threshold makes the pod unready; Redis, being optional, never does.
  */
 @Configuration(proxyBeanMethods = false)

@@ -12,6 +12,7 @@ import io.lettuce.core.api.reactive.BaseRedisReactiveCommands;
 import io.lettuce.core.api.reactive.RedisKeyReactiveCommands;
 import io.lettuce.core.api.reactive.RedisScriptingReactiveCommands;
 import io.lettuce.core.api.reactive.RedisSetReactiveCommands;
+import io.lettuce.core.api.reactive.RedisSortedSetReactiveCommands;
 import io.lettuce.core.api.reactive.RedisStringReactiveCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -61,6 +62,7 @@ public final class SharedRedis implements SmartLifecycle {
             RedisStringReactiveCommands<String, byte[]> strings,
             RedisKeyReactiveCommands<String, byte[]> keys,
             RedisSetReactiveCommands<String, byte[]> sets,
+            RedisSortedSetReactiveCommands<String, byte[]> sortedSets,
             RedisScriptingReactiveCommands<String, byte[]> scripts,
             BaseRedisReactiveCommands<String, byte[]> server) {}
 
@@ -115,10 +117,10 @@ public final class SharedRedis implements SmartLifecycle {
     private static Commands commandsOf(StatefulConnection<String, byte[]> connection) {
         if (connection instanceof StatefulRedisClusterConnection<String, byte[]> cluster) {
             var c = cluster.reactive();
-            return new Commands(c, c, c, c, c);
+            return new Commands(c, c, c, c, c, c);
         }
         var c = ((StatefulRedisConnection<String, byte[]>) connection).reactive();
-        return new Commands(c, c, c, c, c);
+        return new Commands(c, c, c, c, c, c);
     }
 
     @Override

@@ -1,0 +1,35 @@
+package dev.shortgate.redirect.warmup;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Warm before ready ({@code shortgate.warmup.*}).
+ *
+ * @param enabled        warm up before reporting ready; {@code false}: ready as soon as the application is
+ * @param deadline       the longest the warm-up may hold readiness down; past it the pod reports ready anyway
+ * @param requests       internal redirect requests sent to the pod to compile its request path
+ * @param concurrency    of those requests
+ * @param hotCodes       how many of the hottest codes a starting pod preloads, and the size the hot set in Redis is
+ *                       trimmed to
+ * @param sampleOneIn    one redirect in this many is counted in the pod's hot-code sketch
+ * @param publishEvery   how often a pod adds its sketch's hottest codes to the hot set in Redis
+ * @param window         the hot set's time window: a set covers one window and expires after the next, so codes
+ *                       that have cooled down leave it; a starting pod reads the current and the previous window
+ */
+@ConfigurationProperties("shortgate.warmup")
+@Validated
+public record WarmupProperties(
+        @DefaultValue("true") boolean enabled,
+        @NotNull @DefaultValue("20s") Duration deadline,
+        @Min(0) @DefaultValue("3000") int requests,
+        @Min(1) @DefaultValue("8") int concurrency,
+        @Min(0) @DefaultValue("1000") int hotCodes,
+        @Min(1) @DefaultValue("8") int sampleOneIn,
+        @NotNull @DefaultValue("30s") Duration publishEvery,
+        @NotNull @DefaultValue("10m") Duration window) {}
