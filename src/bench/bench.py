@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "rules", "redis", "overload", "db", "miss", "shorten",
+SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "hot-mix", "rules", "redis", "overload", "db", "miss", "shorten",
                   "shorten-batch", "shorten-hash", "shorten-sequence", "shorten-pool", "shorten-batch-hash",
                   "shorten-batch-sequence", "shorten-batch-pool", "two-pods-1", "two-pods-2", "stats-30d",
                   "stats-365d"]
@@ -465,6 +465,9 @@ def report(args):
             r["throughput_vs_one_pod"] = round(r["rps"] / one_pod["rps"], 4)
             if r.get("server_cpu_us_per_req") and one_pod.get("server_cpu_us_per_req"):
                 r["cpu_per_req_vs_one_pod"] = round(r["server_cpu_us_per_req"] / one_pod["server_cpu_us_per_req"], 3)
+        mix = rows.get("hot-mix")
+        if r["scenario"] == "rules" and mix and mix.get("rps"):
+            r["throughput_vs_hot_mix"] = round(r["rps"] / mix["rps"], 4)
         if r["scenario"] == "rules" and hot and hot.get("rps"):
             r["throughput_vs_hot"] = round(r["rps"] / hot["rps"], 4)
             if r.get("server_cpu_us_per_req") and hot.get("server_cpu_us_per_req"):
@@ -499,7 +502,8 @@ def report(args):
             n.append(f"vs hot: {r['throughput_vs_hot']:.2f}x req/s, {r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req")
         if r["scenario"] == "rules" and r.get("throughput_vs_hot") is not None:
             n.append(f"5 rules a link; vs hot: {r['throughput_vs_hot']:.2f}x req/s (goal >= 0.8x), "
-                     f"{r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req; Redis calls/req "
+                     f"{r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req; vs hot-mix (same traffic, no rules): "
+                     f"{r.get('throughput_vs_hot_mix') or 0:.2f}x req/s; Redis calls/req "
                      f"{r.get('reached_redis_ratio') or 0:.4f}, DB calls/req {r.get('reached_db_ratio') or 0:.4f}")
         if r["scenario"].startswith("two-pods-"):
             n.append(f"through nginx to {r['scenario'][-1]} pod(s); CPU/req of the pods, not nginx")
@@ -520,7 +524,7 @@ def report(args):
                 n.append(f"goal >= 1,500/s: {'met' if r['rps'] >= 1500 else 'missed'}")
         if r["scenario"] == "sustained":
             n.append("paced load")
-        if "visits" in r and r["scenario"] in ("hot", "sustained", "visits-off", "rules", "redis", "db"):
+        if "visits" in r and r["scenario"] in ("hot", "sustained", "visits-off", "hot-mix", "rules", "redis", "db"):
             v = r["visits"]
             per_s = f" ({v.get('written', 0) / r['duration_s']:,.0f}/s)" if r.get("duration_s") else ""
             ratio = f", {v.get('written', 0) / r['requests']:.2f}x redirects" if r.get("requests") else ""

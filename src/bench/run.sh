@@ -514,6 +514,10 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   if want hot; then
     measure hot random-codes.lua "$APP_URL" "$APP_PID"
   fi
+  if want rules; then
+    # the rules scenario's traffic (agents, languages, queries) on links without rules: what the mix costs alone
+    measure hot-mix rules.lua "$APP_URL" "$APP_PID"
+  fi
   if want sustained; then
     # the hot path at a steady offered load: are visits written as fast as they come (dropped 0)?
     wait_visits_drained 180

@@ -112,6 +112,18 @@ public final class RuleEngine {
             this.engine = engine;
         }
 
+        /** Every target these rules can answer with (each the same instance {@link #target} returns). */
+        public java.util.Set<String> targets() {
+            java.util.Set<String> all = new java.util.HashSet<>();
+            for (Rule rule : rules) {
+                all.addAll(List.of(rule.split().urls()));
+            }
+            if (fallback != null) {
+                all.addAll(List.of(fallback.urls()));
+            }
+            return all;
+        }
+
         /**
          * The target for this request: the first matching rule's (its variant, for a split), else the link's
          * default split's variant, else {@code null} for the link's own URL.

@@ -120,16 +120,19 @@ public class LinkEditor {
 
     /**
      * Replaces a link's redirect rules ({@code null} or empty: removes them), already checked by the caller, then
-     * tells the caches. Conditional on the version read, as {@link #update} is.
+     * tells the caches. Conditional on the version read, and tried again after a write conflict, as {@link #update}
+     * is.
      */
     public Mono<Link> setRules(String code, LinkRules rules, ApiPrincipal caller) {
-        return Mono.defer(() -> access.changeableVersioned(code, caller).flatMap(current -> {
-                    Link changed = current.link().withRules(rules);
-                    return writes.setRules(code, rules, current.version(), clock.instant())
-                            .flatMap(updated -> updated
-                                    ? changes.changed(changed).thenReturn(changed)
-                                    : Mono.error(new LostRace()));
-                }))
+        return conflicts
+                .transaction("rules", Mono.defer(() -> access.changeableVersioned(code, caller)
+                        .flatMap(current -> {
+                            Link changed = current.link().withRules(rules);
+                            return writes.setRules(code, rules, current.version(), clock.instant())
+                                    .flatMap(updated -> updated
+                                            ? changes.changed(changed).thenReturn(changed)
+                                            : Mono.error(new LostRace()));
+                        })))
                 .retryWhen(Retry.max(PATCH_ATTEMPTS - 1).filter(LostRace.class::isInstance))
                 .onErrorMap(
                         Exceptions::isRetryExhausted,

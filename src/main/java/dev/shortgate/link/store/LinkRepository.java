@@ -104,14 +104,18 @@ public class LinkRepository implements TakenCodes {
                 .all();
     }
 
-    /** The links holding any of these codes, tombstones included, by code, in one query. */
+    /**
+     * The links holding any of these codes with their rules, tombstones included, by code, in one query (the caches'
+     * repair writes what this reads).
+     */
     public Mono<java.util.Map<String, Link>> findByCodes(Collection<String> codes) {
         if (codes.isEmpty()) {
             return Mono.just(java.util.Map.of());
         }
-        return db.sql("SELECT " + LinkRows.COLUMNS + " FROM " + tables.all() + " WHERE code IN ("
-                        + LinkRows.codeLiterals(codes) + ")")
-                .map(LinkRows::toLink)
+        return db.sql("SELECT " + LinkRows.COLUMNS + ", (SELECT r.rules_json FROM link_rules r WHERE r.code = l.code) "
+                        + "AS rules_json FROM " + tables.all() + " l WHERE code IN (" + LinkRows.codeLiterals(codes)
+                        + ")")
+                .map(LinkRows::toLinkWithRules)
                 .all()
                 .collectMap(Link::code);
     }

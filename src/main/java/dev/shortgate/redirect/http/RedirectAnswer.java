@@ -29,6 +29,8 @@ public final class RedirectAnswer {
     final boolean alwaysActive;
     /** The link's redirect rules, compiled; {@code null} when it has none (the only check such a link pays). */
     final RuleEngine.Compiled rules;
+    /** The headers of each target the rules can answer with, built once like {@link #headers}; {@code null} without rules. */
+    private final java.util.Map<String, HttpHeaders> targetHeaders;
 
     private RedirectAnswer(Link link, String permanentCacheControl, RuleEngine engine) {
         this.link = link;
@@ -41,6 +43,15 @@ public final class RedirectAnswer {
                 (code == 301 || code == 308) && link.expiresAt() == null && link.maxVisits() == null && rules == null;
         this.cacheControl = permanent ? permanentCacheControl : NO_CACHE;
         this.headers = headers(link.url());
+        if (rules == null) {
+            this.targetHeaders = null;
+        } else {
+            java.util.Map<String, HttpHeaders> byTarget = new java.util.HashMap<>();
+            for (String target : rules.targets()) {
+                byTarget.put(target, headers(target));
+            }
+            this.targetHeaders = java.util.Map.copyOf(byTarget);
+        }
         this.alwaysActive =
                 link.deletedAt() == null && !link.disabled() && link.expiresAt() == null && link.maxVisits() == null;
     }
@@ -53,6 +64,12 @@ public final class RedirectAnswer {
     /** {@code target} (the link's URL or a rule's), with the query forwarded when the link forwards it. */
     String location(String target, String rawQuery) {
         return link.forwardQuery() ? QueryForwarding.merge(target, rawQuery) : target;
+    }
+
+    /** The headers of a redirect to a rule's target, with this raw query string (or {@code null}). */
+    HttpHeaders headersFor(String target, String rawQuery) {
+        HttpHeaders prepared = variesWith(rawQuery) ? null : targetHeaders.get(target);
+        return prepared != null ? prepared : headers(location(target, rawQuery));
     }
 
     /** Whether the response headers depend on the request (the query is forwarded and there is one). */

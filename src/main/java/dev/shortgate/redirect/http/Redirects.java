@@ -237,7 +237,7 @@ final class Redirects {
                         target != null ? target : answer.link.url());
             }
             if (target != null) {
-                return new Reply(answer.status, answer.headers(answer.location(target, request.rawQuery())), null);
+                return new Reply(answer.status, answer.headersFor(target, request.rawQuery()), null);
             }
         } else if (request.get() && !quiet) {
             visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
