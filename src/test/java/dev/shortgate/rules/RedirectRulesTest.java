@@ -158,6 +158,40 @@ class RedirectRulesTest {
     }
 
     @Test
+    void aPermanentLinkWithRulesIsNeverSharedCacheable() {
+        String code = web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/permanent", "redirectStatus", 301))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
+        web.get()
+                .uri("/" + code)
+                .exchange()
+                .expectHeader()
+                .valueEquals(HttpHeaders.CACHE_CONTROL, "public, max-age=3600");
+        put(code, rules(rule("https://example.com/ios", condition("device", null, "ios"))))
+                .expectStatus()
+                .isOk();
+        for (String agent : new String[] {IPHONE, ANDROID}) {
+            web.get()
+                    .uri("/" + code)
+                    .header(HttpHeaders.USER_AGENT, agent)
+                    .exchange()
+                    .expectStatus()
+                    .isEqualTo(301)
+                    .expectHeader()
+                    .valueEquals(HttpHeaders.CACHE_CONTROL, "private, max-age=0");
+        }
+    }
+
+    @Test
     void aDefaultSplitSendsEachVisitorToTheSameVariant() {
         String code = create("https://example.com/split", false);
         put(
