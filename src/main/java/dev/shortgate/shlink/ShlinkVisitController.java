@@ -8,8 +8,10 @@ import java.util.Map;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.visit.OrphanVisitType;
+import dev.shortgate.visit.counts.VisitDeletion;
 import dev.shortgate.visit.orphan.OrphanVisits;
 import org.springframework.http.MediaType;
 import org.springframework.util.MultiValueMap;
@@ -39,14 +41,17 @@ class ShlinkVisitController {
     private final ShortUrlController shortUrls;
     private final ShortgateProperties properties;
     private final OrphanVisits orphans;
+    private final VisitDeletion deletion;
 
     ShlinkVisitController(
             ShlinkVisits visits,
             ShlinkTags tags,
             ShortUrlController shortUrls,
             ShortgateProperties properties,
-            OrphanVisits orphans) {
+            OrphanVisits orphans,
+            VisitDeletion deletion) {
         this.orphans = orphans;
+        this.deletion = deletion;
         this.visits = visits;
         this.tags = tags;
         this.shortUrls = shortUrls;
@@ -59,6 +64,31 @@ class ShlinkVisitController {
         return Mono.defer(() -> shortUrls
                 .readable(shortCode, ApiPrincipal.of(exchange))
                 .flatMap(row -> list(ShlinkVisits.Scope.ofCode(shortCode), exchange)));
+    }
+
+    /**
+     * Deletes every visit of a short URL, raw rows and counts ({@link VisitDeletion} says what a deletion covers
+     * while other pods still hold counts in memory). Answers how many visits it had, from the counts.
+     */
+    @DeleteMapping("/short-urls/{shortCode}/visits")
+    Mono<Map<String, Long>> deleteOfShortUrl(@PathVariable String shortCode, ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            if (!ShlinkDomains.isDefault(exchange.getRequest().getQueryParams().getFirst("domain"), properties)) {
+                throw ShlinkErrors.shortUrlNotFound(shortCode);
+            }
+            return shortUrls
+                    .readable(shortCode, caller)
+                    .flatMap(row -> {
+                        if (!caller.canChange(row.link().apiKeyId())) {
+                            throw ShlinkErrors.translate(Problem.FORBIDDEN.toException(
+                                    "This API key may not delete the visits of this short URL."));
+                        }
+                        return deletion.deleteAll(shortCode);
+                    })
+                    .map(deleted -> Map.of("deletedVisits", deleted))
+                    .onErrorMap(ProblemException.class, ShlinkErrors::translate);
+        });
     }
 
     @GetMapping("/tags/{tag}/visits")

@@ -9,6 +9,7 @@
             "link :: store",
             "visit :: orphans",
             "rules :: check",
+            "visit :: deletion",
             "security :: principal",
             "system :: *"
         })
