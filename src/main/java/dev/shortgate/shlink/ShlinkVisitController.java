@@ -102,6 +102,19 @@ class ShlinkVisitController {
         });
     }
 
+    /** Visits of a domain's short URLs: {@code DEFAULT} (or its authority) is every short URL; no other exists. */
+    @GetMapping("/domains/{domain}/visits")
+    Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofDomain(
+            @PathVariable String domain, ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            if (!ShlinkDomains.isDefault(domain, properties)) {
+                throw ShlinkErrors.domainNotFound(domain);
+            }
+            return list(new ShlinkVisits.Scope(null, null, owner(caller)), exchange);
+        });
+    }
+
     @GetMapping("/visits/non-orphan")
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> nonOrphan(ServerWebExchange exchange) {
         return Mono.defer(() -> list(new ShlinkVisits.Scope(null, null, owner(ApiPrincipal.of(exchange))), exchange));

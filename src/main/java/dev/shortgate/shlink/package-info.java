@@ -5,6 +5,7 @@
 @ApplicationModule(
         allowedDependencies = {
             "link :: model",
+            "link :: domains",
             "link :: service",
             "link :: store",
             "visit :: orphans",

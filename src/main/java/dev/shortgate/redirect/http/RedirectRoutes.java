@@ -4,6 +4,7 @@ import static org.springframework.web.reactive.function.server.RequestPredicates
 import static org.springframework.web.reactive.function.server.RequestPredicates.HEAD;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.rules.RuleEngine;
@@ -60,10 +61,14 @@ class RedirectRoutes {
         return new FastRedirects(near, redirects, metrics, clientIps, registry, properties.fastPath());
     }
 
-    /** Records {@code GET /} and the traffic port's other unhandled 404s as orphan visits. */
+    /**
+     * Records {@code GET /} and the traffic port's other unhandled 404s as orphan visits, and sends them to the
+     * domain's redirects when it has them.
+     */
     @Bean
-    NotFoundVisits notFoundVisits(FastRedirects fast, VisitRecorder visits, ClientIpResolver clientIps) {
-        return new NotFoundVisits(fast, visits, clientIps);
+    NotFoundVisits notFoundVisits(
+            FastRedirects fast, VisitRecorder visits, ClientIpResolver clientIps, DomainRedirects redirects) {
+        return new NotFoundVisits(fast, visits, clientIps, redirects);
     }
 
     /**
