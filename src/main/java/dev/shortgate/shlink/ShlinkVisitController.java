@@ -61,9 +61,14 @@ class ShlinkVisitController {
     @GetMapping("/short-urls/{shortCode}/visits")
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofShortUrl(
             @PathVariable String shortCode, ServerWebExchange exchange) {
-        return Mono.defer(() -> shortUrls
-                .readable(shortCode, ApiPrincipal.of(exchange))
-                .flatMap(row -> list(ShlinkVisits.Scope.ofCode(shortCode), exchange)));
+        return Mono.defer(() -> {
+            if (!ShlinkDomains.isDefault(exchange.getRequest().getQueryParams().getFirst("domain"), properties)) {
+                throw ShlinkErrors.shortUrlNotFound(shortCode);
+            }
+            return shortUrls
+                    .readable(shortCode, ApiPrincipal.of(exchange))
+                    .flatMap(row -> list(ShlinkVisits.Scope.ofCode(shortCode), exchange));
+        });
     }
 
     /**
@@ -141,7 +146,7 @@ class ShlinkVisitController {
                     ShlinkParams.date(params, "startDate", false),
                     ShlinkParams.date(params, "endDate", true),
                     ShlinkParams.flag(params, "excludeBots"));
-            if (caller.scope() == ApiScope.CREATE) {
+            if (caller.scope() == ApiScope.CREATE || !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
                 return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.OrphanVisit>of(), 0)));
             }
             String origin = origin();
@@ -203,6 +208,10 @@ class ShlinkVisitController {
         Instant from = ShlinkParams.date(params, "startDate", false);
         Instant to = ShlinkParams.date(params, "endDate", true);
         boolean excludeBots = ShlinkParams.flag(params, "excludeBots");
+        if (scope.code() == null && !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
+            // the visits of a domain Shortgate does not have: none, as Shlink answers for a domain it does not know
+            return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.Visit>of(), 0)));
+        }
         return Mono.zip(
                         visits.page(scope, from, to, excludeBots, paging.offset(), paging.itemsPerPage())
                                 .map(row -> ShlinkJson.visit(row, properties.shortUrl(row.code()), row.redirectUrl()))

@@ -2,6 +2,7 @@ package dev.shortgate.redirect.http;
 
 import static org.springframework.web.reactive.function.server.RequestPredicates.GET;
 import static org.springframework.web.reactive.function.server.RequestPredicates.HEAD;
+import static org.springframework.web.reactive.function.server.RequestPredicates.path;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.domain.DomainRedirects;
@@ -47,7 +48,13 @@ class RedirectRoutes {
 
     @Bean
     RouterFunction<ServerResponse> redirectRoute(RedirectHandler handler) {
-        return RouterFunctions.route(GET("/{code}").or(HEAD("/{code}")), handler::handle);
+        // /robots.txt is Shlink's adapter's; no code has a dot, so no link is hidden by it.
+        return RouterFunctions.route(
+                        GET("/{code}")
+                                .or(HEAD("/{code}"))
+                                .and(path("/robots.txt").negate()),
+                        handler::handle)
+                .andRoute(GET("/{code}/track"), handler::track);
     }
 
     @Bean

@@ -209,6 +209,41 @@ final class Redirects {
         return redirect(request, answer, start, tier);
     }
 
+    /**
+     * Shlink's tracking pixel ({@code GET /{code}/track}): records a visit of the link when it would redirect now
+     * (live, not expired, under its cap), and nothing otherwise; completes with whether it did. Never fails, and
+     * records no orphan visit: the pixel is answered the same either way.
+     */
+    Mono<Boolean> track(Request request) {
+        if (!Link.CODE.matcher(request.code()).matches()) {
+            return Mono.just(false);
+        }
+        return lookup.find(request.code())
+                .flatMap(found -> {
+                    RedirectAnswer answer = found.answer(answers);
+                    if (answer == null) {
+                        return Mono.just(false);
+                    }
+                    Link link = answer.link;
+                    if (!answer.alwaysActive && link.stateAt(clock.instant()) != Link.State.ACTIVE) {
+                        return Mono.just(false);
+                    }
+                    Mono<Boolean> underCap = answer.alwaysActive || link.maxVisits() == null
+                            ? Mono.just(true)
+                            : visitCounts
+                                    .count(link.code())
+                                    .onErrorResume(e -> Mono.just(0L))
+                                    .map(visited -> visited < link.maxVisits());
+                    return underCap.doOnNext(ok -> {
+                        if (ok) {
+                            visits.record(link.code(), request.clientIp(), request.userAgent(), request.referer());
+                        }
+                    });
+                })
+                .defaultIfEmpty(false)
+                .onErrorReturn(false);
+    }
+
     /** A capped link whose visit count has to be read first. */
     private Mono<Reply> capped(Request request, Found found, long start) {
         RedirectAnswer answer = found.answer(answers);
