@@ -23,8 +23,13 @@ record ShlinkProperties(
         @NotNull @DefaultValue List<String> corsAllowedOrigins,
         @NotNull @DefaultValue("1h") Duration corsMaxAge) {
 
-    /** The Shlink version whose REST API this implements; shlink-web-client picks its features by it. */
-    static final String VERSION = "4.0.0";
+    /**
+     * The Shlink version whose REST API this implements; shlink-web-client picks its features by it (its filters
+     * by domain and excluded tags from 4.3 and 4.6, its redirect-rule conditions from 4.2 to 5.0). 4.6 is the last
+     * release that added API features other than redirect rules and real-time updates, and all of those are here;
+     * redirect rules (4.0 to 5.1) and Mercure are served by their own features (see docs/adr/0009-shlink-api.md).
+     */
+    static final String VERSION = "4.6.0";
 
     boolean corsEnabled() {
         return !corsAllowedOrigins.isEmpty();

@@ -111,6 +111,10 @@ class ShlinkShortUrls {
                             : " AND (" + matching + ") = 0");
             params.put("excludeTags", List.copyOf(query.excludeTags()));
         }
+        if (query.apiKeyName() != null) {
+            where.append(" AND l.api_key_id IN (SELECT k.id FROM api_key k WHERE k.name = :apiKeyName)");
+            params.put("apiKeyName", query.apiKeyName());
+        }
         if (query.otherDomain()) {
             where.append(" AND 1 = 0"); // a domain Shortgate does not have holds no short URLs
         }

@@ -16,6 +16,7 @@ import org.springframework.util.MultiValueMap;
  * @param excludeTags            tags whose links are left out; empty for none
  * @param excludeAllTags         whether only links carrying every one of them are left out
  *                               ({@code excludeTagsMode=all}) rather than those carrying any
+ * @param apiKeyName             only links created with the API key of this name, or {@code null}
  * @param otherDomain            whether the {@code domain} filter names a domain other than the default (Shortgate
  *                               has no other, so the list is empty, as Shlink's is for a domain it does not know)
  * @param startDate              created at or after, or {@code null}
@@ -31,6 +32,7 @@ record ShortUrlQuery(
         boolean allTags,
         List<String> excludeTags,
         boolean excludeAllTags,
+        String apiKeyName,
         boolean otherDomain,
         Instant startDate,
         Instant endDate,
@@ -80,6 +82,7 @@ record ShortUrlQuery(
                 "all".equals(params.getFirst("tagsMode")),
                 ShlinkParams.list(params, "excludeTags"),
                 "all".equals(params.getFirst("excludeTagsMode")),
+                blankToNull(params.getFirst("apiKeyName")),
                 !ShlinkDomains.isDefault(params.getFirst("domain"), properties),
                 ShlinkParams.date(params, "startDate", false),
                 ShlinkParams.date(params, "endDate", true),
@@ -87,5 +90,9 @@ record ShortUrlQuery(
                 ShlinkParams.flag(params, "excludePastValidUntil"),
                 now,
                 order);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 }

@@ -185,6 +185,37 @@ class ShlinkTrafficExtrasTest {
                 .isEqualTo("https://shlink.io/api/error/short-url-not-found");
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void apiKeyNameListsOnlyTheShortUrlsThatKeyCreated() {
+        Map<String, Object> key = web.post()
+                .uri("/api/v1/keys")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("name", "extras-creator", "scope", "create"))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody();
+        web.mutate()
+                .defaultHeader("X-Api-Key", (String) key.get("key"))
+                .build()
+                .post()
+                .uri(API + "/short-urls")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("longUrl", "https://example.com/k/mine", "customSlug", "k-mine"))
+                .exchange()
+                .expectStatus()
+                .isOk();
+        create(Map.of("longUrl", "https://example.com/k/admin", "customSlug", "k-admin"));
+        String base = API + "/short-urls?searchTerm=example.com/k/&orderBy=shortCode-ASC";
+
+        assertThat(codes(base)).containsExactly("k-admin", "k-mine");
+        assertThat(codes(base + "&apiKeyName=extras-creator")).containsExactly("k-mine");
+        assertThat(codes(base + "&apiKeyName=no-such-key")).isEmpty();
+    }
+
     private void create(Map<String, Object> body) {
         web.post()
                 .uri(API + "/short-urls")
