@@ -25,11 +25,11 @@ record ShlinkProperties(
 
     /**
      * The Shlink version whose REST API this implements; shlink-web-client picks its features by it (its filters
-     * by domain and excluded tags from 4.3 and 4.6, its redirect-rule conditions from 4.2 to 5.0). 4.6 is the last
-     * release that added API features other than redirect rules and real-time updates, and all of those are here;
-     * redirect rules (4.0 to 5.1) and Mercure are served by their own features (see docs/adr/0009-shlink-api.md).
+     * by domain and excluded tags from 4.3 and 4.6, its redirect-rule conditions from 4.2 to 5.0). Every API
+     * feature up to 5.1.5 is served: redirect rules with every condition (browser came in 5.1), the list filters,
+     * deleting visits, the domain's redirects. Mercure is optional in Shlink too (501 without a hub).
      */
-    static final String VERSION = "4.6.0";
+    static final String VERSION = "5.1.5";
 
     boolean corsEnabled() {
         return !corsAllowedOrigins.isEmpty();

@@ -86,7 +86,7 @@ class ShlinkDomainsTest {
                 .exchange()
                 .expectStatus()
                 .isNotFound(); // the API keeps 404s
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(60))
                 .untilAsserted(() -> assertThat(count("SELECT COALESCE(SUM(visits), 0) AS n FROM orphan_visit_stats"))
                         .as("redirected not-found requests are still orphan visits")
                         .isGreaterThanOrEqualTo(4));

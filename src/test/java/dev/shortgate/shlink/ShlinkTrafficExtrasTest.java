@@ -146,7 +146,7 @@ class ShlinkTrafficExtrasTest {
                 .expectHeader()
                 .contentType(MediaType.IMAGE_GIF);
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> web.get()
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> web.get()
                 .uri(API + "/short-urls/pixel-me")
                 .exchange()
                 .expectBody()
