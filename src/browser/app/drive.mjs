@@ -1,5 +1,6 @@
 // Drives Shlink's admin UI (served from UI) against Shortgate (SERVER, key API_KEY) in headless Chromium:
-// list, create with a custom slug and tags, edit, visits with a chart, delete. One screenshot per screen in SHOTS.
+// list, create with a custom slug and tags, edit, redirect rules, visits with a chart, delete the visits, the
+// domain's redirects, delete. One screenshot per screen in SHOTS.
 // Exits non-zero on the first failed step; every wait is bounded.
 import { chromium } from 'playwright-core';
 
@@ -90,9 +91,52 @@ try {
     if (JSON.stringify([...body.tags].sort()) !== '["browser","demo"]') throw new Error(`tags: ${body.tags}`);
   });
 
-  await step('04-visits', async () => {
+  await step('04-redirect-rules', async () => {
+    // Three rules, one condition each: device android, language, query param. Saved, then read back after a reload.
+    const rules = [
+      { url: 'https://example.com/android', condition: async (c) => c.getByLabel('Device type:').selectOption('android') },
+      { url: 'https://example.com/spanish', condition: async (c) => {
+        await c.getByLabel('Type:', { exact: true }).selectOption('language');
+        await c.getByLabel('Language:', { exact: true }).fill('es');
+      } },
+      { url: 'https://example.com/campaign', condition: async (c) => {
+        await c.getByLabel('Type:', { exact: true }).selectOption('query-param');
+        await c.getByLabel('Param name:').fill('utm_source');
+        await c.getByLabel('Param value:').fill('newsletter');
+      } },
+    ];
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    const row = page.getByRole('row').filter({ hasText: `/${slug}` });
+    await row.getByRole('button').last().click();
+    await page.getByText('Manage redirect rules').click();
+    await page.getByText('This short URL has no dynamic redirect rules').waitFor();
+    for (const rule of rules) {
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Long URL:').fill(rule.url);
+      await dialog.getByRole('button', { name: 'Add condition' }).click();
+      await rule.condition(dialog);
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+    await page.getByTestId('save-button').click();
+    await page.getByText('Redirect rules properly saved.').waitFor();
+    await page.reload();
+    for (const rule of rules) await page.getByText(rule.url).first().waitFor();
+    const saved = await (await api(`/short-urls/${slug}/redirect-rules`)).json();
+    const types = saved.redirectRules.map((r) => r.conditions.map((c) => c.type).join('+')).join(',');
+    if (types !== 'device,language,query-param') throw new Error(`rules on the server: ${JSON.stringify(saved)}`);
+    const android = await fetch(`${SERVER}/${slug}`, { redirect: 'manual',
+      headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36' } });
+    if (android.headers.get('location') !== 'https://example.com/android') {
+      throw new Error(`an Android visitor went to ${android.status} ${android.headers.get('location')}`);
+    }
+  });
+
+  await step('05-visits', async () => {
+    // The Android visit of the rules step was the first; three more.
     for (const agent of ['Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0', 'Mozilla/5.0 (Macintosh) Safari/605.1',
-      'Mozilla/5.0 (Windows NT 10.0) Chrome/126.0', 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile']) {
+      'Mozilla/5.0 (Windows NT 10.0) Chrome/126.0']) {
       const r = await fetch(`${SERVER}/${slug}`, { redirect: 'manual', headers: { 'User-Agent': agent } });
       if (r.status < 300 || r.status >= 400) throw new Error(`redirect answered ${r.status}`);
     }
@@ -113,20 +157,39 @@ try {
     await page.locator('.recharts-surface').first().waitFor();
   });
 
-  await step('05-list-with-visits', async () => {
+  await step('06-list-with-visits', async () => {
     await page.getByRole('link', { name: 'List short URLs' }).click();
     const row = page.getByRole('row').filter({ hasText: `/${slug}` });
     await row.getByText('Edited in the browser').waitFor();
     await row.getByRole('link', { name: '4', exact: true }).waitFor();
   });
 
-  await step('06-overview', async () => {
+  await step('07-delete-visits', async () => {
+    const row = page.getByRole('row').filter({ hasText: `/${slug}` });
+    await row.getByRole('button').last().click();
+    await page.getByText('Visit stats').click();
+    await page.getByText('Visits: 4').waitFor();
+    await page.getByText('Options', { exact: true }).click();
+    await page.getByRole('button', { name: 'Delete visits' }).click();
+    await page.getByRole('button', { name: 'Click again to confirm' }).click();
+    const deadline = Date.now() + STEP_TIMEOUT;
+    for (let total = -1, listed = -1; total !== 0 || listed !== 0;) {
+      if (Date.now() > deadline) throw new Error(`after deleting, the API counts ${total} and lists ${listed} visits`);
+      total = (await (await api(`/short-urls/${slug}`)).json()).visitsSummary.total;
+      listed = (await (await api(`/short-urls/${slug}/visits`)).json()).visits.pagination.totalItems;
+      if (total !== 0 || listed !== 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    await page.getByRole('row').filter({ hasText: `/${slug}` }).getByRole('link', { name: '0', exact: true }).waitFor();
+  });
+
+  await step('08-overview', async () => {
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByText(/orphan visits/i).first().waitFor();
     await page.getByText('Edited in the browser').first().waitFor();
   });
 
-  await step('07-tags', async () => {
+  await step('09-tags', async () => {
     // The component loads tag stats once when it mounts and only appends new tag names afterwards (as against
     // Shlink itself without Mercure), so the tags page is read after a reload, which fetches them afresh.
     await page.getByRole('link', { name: 'Manage tags' }).click();
@@ -134,12 +197,32 @@ try {
     await page.getByText('demo', { exact: true }).first().waitFor();
   });
 
-  await step('08-domains', async () => {
+  await step('10-domains', async () => {
     await page.getByRole('link', { name: 'Manage domains' }).click();
     await page.getByText(new URL(SERVER).host).first().waitFor();
   });
 
-  await step('09-delete', async () => {
+  await step('11-domain-redirects', async () => {
+    const target = 'https://example.com/no-such-short-url';
+    const row = page.getByRole('row').filter({ hasText: new URL(SERVER).host });
+    await row.getByRole('button').last().click();
+    await page.getByText('Edit redirects').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Invalid short URL').fill(target);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(target).first().waitFor();
+    const domains = await (await api('/domains')).json();
+    if (domains.domains.data[0].redirects.invalidShortUrlRedirect !== target) {
+      throw new Error(`the domain's redirects on the server: ${JSON.stringify(domains)}`);
+    }
+    const unknown = await fetch(`${SERVER}/no-such-code-${Date.now().toString(36)}`, { redirect: 'manual' });
+    if (unknown.status !== 302 || unknown.headers.get('location') !== target) {
+      throw new Error(`an unknown code answered ${unknown.status} ${unknown.headers.get('location')}`);
+    }
+  });
+
+  await step('12-delete', async () => {
     await page.getByRole('link', { name: 'List short URLs' }).click();
     const row = page.getByRole('row').filter({ hasText: `/${slug}` });
     await row.getByRole('button').last().click();

@@ -22,9 +22,13 @@ if (!baseUrl || !apiKey) {
 const saved = JSON.parse(sessionStorage.getItem('shortgate.server') ?? 'null') as { baseUrl: string; apiKey: string } | null;
 if (saved) {
   const apiClient = new ShlinkApiClient(new FetchHttpClient(), saved);
-  root.render(
+  // The component shows the controls of the Shlink version the server reports, as shlink-web-client does.
+  apiClient.health().then(
+    (health) => health.version,
+    () => '4.0.0',
+  ).then((serverVersion) => root.render(
     <StrictMode>
-      <ShlinkWebComponent serverVersion="4.0.0" apiClient={apiClient} />
+      <ShlinkWebComponent serverVersion={serverVersion as `${number}.${number}.${number}`} apiClient={apiClient} />
     </StrictMode>,
-  );
+  ));
 }

@@ -12,6 +12,7 @@
 @ApplicationModule(
         allowedDependencies = {
             "link :: changes",
+            "link :: domains",
             "link :: model",
             "link :: store",
             "visit :: counts",

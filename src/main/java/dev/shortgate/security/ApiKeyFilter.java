@@ -7,8 +7,10 @@ import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import org.springframework.util.StringUtils;
 import org.springframework.web.server.ServerWebExchange;
@@ -18,7 +20,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Every {@code /api/**} call but the API's description ({@code /api/v1/openapi.json}), and every call of Shlink's
- * API under {@code /rest/**} but its health check, needs an API key, in {@code X-Api-Key} or {@code Authorization: Bearer}. A missing,
+ * API under {@code /rest/**} but its health check, needs an API key, in {@code X-Api-Key} or {@code Authorization: Bearer}
+ * (Shlink's {@code GET short-urls/shorten} also in its {@code apiKey} query parameter). A missing,
  * unknown or revoked key gets the same 401, with nothing that tells an attacker which it was. The redirect path
  * stays open.
  */
@@ -49,6 +52,10 @@ class ApiKeyFilter implements WebFilter, Ordered {
             return chain.filter(exchange);
         }
         String presented = presentedKey(exchange.getRequest().getHeaders());
+        if (presented == null && isShlinkShorten(exchange.getRequest())) {
+            String query = exchange.getRequest().getQueryParams().getFirst("apiKey");
+            presented = StringUtils.hasText(query) ? query.trim() : null;
+        }
         if (presented == null) {
             return Mono.error(unauthorized());
         }
@@ -118,6 +125,31 @@ class ApiKeyFilter implements WebFilter, Ordered {
     private static boolean isShlinkHealth(List<String> segments) {
         return segments.size() == 2 && "health".equals(segments.get(1))
                 || segments.size() == 3 && segments.get(1).matches("v[0-9]+") && "health".equals(segments.get(2));
+    }
+
+    /**
+     * Shlink's single-step create ({@code GET /rest/v{n}/short-urls/shorten}), which takes its key in the
+     * {@code apiKey} query parameter as well, so a link can be made from a browser's address bar or a script.
+     */
+    static boolean isShlinkShorten(ServerHttpRequest request) {
+        if (!HttpMethod.GET.equals(request.getMethod())) {
+            return false;
+        }
+        List<String> segments = new ArrayList<>(4);
+        for (PathContainer.Element element :
+                request.getPath().pathWithinApplication().elements()) {
+            if (element instanceof PathContainer.PathSegment segment) {
+                if (segments.size() == 4) {
+                    return false;
+                }
+                segments.add(segment.valueToMatch());
+            }
+        }
+        return segments.size() == 4
+                && "rest".equals(segments.get(0))
+                && segments.get(1).matches("v[0-9]+")
+                && "short-urls".equals(segments.get(2))
+                && "shorten".equals(segments.get(3));
     }
 
     private static String presentedKey(HttpHeaders headers) {

@@ -80,6 +80,16 @@ final class ShlinkErrors {
                 newName);
     }
 
+    static ErrorResponseException domainNotFound(String authority) {
+        return error(
+                HttpStatus.NOT_FOUND,
+                "domain-not-found",
+                "Domain not found",
+                "Domain with authority \"" + authority + "\" could not be found",
+                "authority",
+                authority);
+    }
+
     static ErrorResponseException forbiddenTagOperation(String detail) {
         return error(HttpStatus.FORBIDDEN, "forbidden-tag-operation", "Forbidden tag operation", detail);
     }

@@ -12,6 +12,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.shortgate.link.Link;
+import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.visit.Visitor;
 import dev.shortgate.visit.orphan.OrphanVisits;
 
@@ -79,6 +80,10 @@ final class ShlinkJson {
 
     record Redirects(String baseUrlRedirect, String regular404Redirect, String invalidShortUrlRedirect) {
         static final Redirects NONE = new Redirects(null, null, null);
+
+        static Redirects of(DomainRedirects.Redirects redirects) {
+            return new Redirects(redirects.baseUrl(), redirects.regular404(), redirects.invalidShortUrl());
+        }
     }
 
     record Domain(String domain, boolean isDefault, Redirects redirects) {}

@@ -23,8 +23,13 @@ record ShlinkProperties(
         @NotNull @DefaultValue List<String> corsAllowedOrigins,
         @NotNull @DefaultValue("1h") Duration corsMaxAge) {
 
-    /** The Shlink version whose REST API this implements; shlink-web-client picks its features by it. */
-    static final String VERSION = "4.0.0";
+    /**
+     * The Shlink version whose REST API this implements; shlink-web-client picks its features by it (its filters
+     * by domain and excluded tags from 4.3 and 4.6, its redirect-rule conditions from 4.2 to 5.0). Every API
+     * feature up to 5.1.5 is served: redirect rules with every condition (browser came in 5.1), the list filters,
+     * deleting visits, the domain's redirects. Mercure is optional in Shlink too (501 without a hub).
+     */
+    static final String VERSION = "5.1.5";
 
     boolean corsEnabled() {
         return !corsAllowedOrigins.isEmpty();

@@ -102,6 +102,22 @@ class ShlinkShortUrls {
                             : " AND (" + matching + ") > 0");
             params.put("tags", List.copyOf(query.tags()));
         }
+        if (!query.excludeTags().isEmpty()) {
+            String matching = "SELECT COUNT(DISTINCT t.id) FROM link_tag lt JOIN tag t ON t.id = lt.tag_id "
+                    + "WHERE lt.code = l.code AND t.name IN (:excludeTags)";
+            where.append(
+                    query.excludeAllTags()
+                            ? " AND (" + matching + ") < " + new LinkedHashSet<>(query.excludeTags()).size()
+                            : " AND (" + matching + ") = 0");
+            params.put("excludeTags", List.copyOf(query.excludeTags()));
+        }
+        if (query.apiKeyName() != null) {
+            where.append(" AND l.api_key_id IN (SELECT k.id FROM api_key k WHERE k.name = :apiKeyName)");
+            params.put("apiKeyName", query.apiKeyName());
+        }
+        if (query.otherDomain()) {
+            where.append(" AND 1 = 0"); // a domain Shortgate does not have holds no short URLs
+        }
         if (query.startDate() != null) {
             where.append(" AND l.created_at >= :startDate");
             params.put("startDate", LinkRows.toDb(query.startDate()));

@@ -1,21 +1,29 @@
 package dev.shortgate.shlink;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
-/** Shlink's health check (open, as in Shlink), its one default domain, and Mercure (not configured: 501). */
+/**
+ * Shlink's health check (open, as in Shlink), its one default domain and that domain's not-found redirects, and
+ * Mercure (not configured: 501).
+ */
 @RestController
 class ShlinkSystemController {
 
@@ -26,10 +34,12 @@ class ShlinkSystemController {
 
     private final DatabaseClient db;
     private final ShortgateProperties properties;
+    private final DomainRedirects redirects;
 
-    ShlinkSystemController(DatabaseClient db, ShortgateProperties properties) {
+    ShlinkSystemController(DatabaseClient db, ShortgateProperties properties, DomainRedirects redirects) {
         this.db = db;
         this.properties = properties;
+        this.redirects = redirects;
     }
 
     /** {@code pass} when the database answers within two seconds, else 503 {@code fail}, as Shlink does. */
@@ -47,14 +57,69 @@ class ShlinkSystemController {
                                 "status", up ? "pass" : "fail", "version", ShlinkProperties.VERSION, "links", LINKS)));
     }
 
+    /** The one default domain with its own redirects, and the configured defaults. */
     @GetMapping(path = "/rest/v3/domains", produces = MediaType.APPLICATION_JSON_VALUE)
     Map<String, Object> domains(ServerWebExchange exchange) {
         ApiPrincipal.of(exchange);
-        ShlinkJson.Domain domain =
-                new ShlinkJson.Domain(properties.baseUrl().getAuthority(), true, ShlinkJson.Redirects.NONE);
+        ShlinkJson.Domain domain = new ShlinkJson.Domain(
+                properties.baseUrl().getAuthority(), true, ShlinkJson.Redirects.of(redirects.stored()));
         return Map.of(
                 "domains",
-                Map.<String, Object>of("data", List.of(domain), "defaultRedirects", ShlinkJson.Redirects.NONE));
+                Map.<String, Object>of(
+                        "data", List.of(domain), "defaultRedirects", ShlinkJson.Redirects.of(redirects.defaults())));
+    }
+
+    /**
+     * Sets the default domain's not-found redirects (admin keys): a field left out keeps its value, {@code null}
+     * clears it. Stored in the database, applied by this pod at once and by the others within
+     * {@code shortgate.not-found-redirects.refresh}. Answers the domain's redirects.
+     */
+    @PatchMapping(
+            path = "/rest/v3/domains/redirects",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    Mono<ShlinkJson.Redirects> editRedirects(@RequestBody Map<String, Object> body, ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            List<String> invalid = new ArrayList<>();
+            String authority = body.get("domain") instanceof String text && !text.isBlank() ? text : null;
+            if (authority == null) {
+                invalid.add("domain");
+            }
+            DomainRedirects.Redirects current = redirects.stored();
+            String base = target(body, "baseUrlRedirect", current.baseUrl(), invalid);
+            String regular = target(body, "regular404Redirect", current.regular404(), invalid);
+            String invalidShortUrl = target(body, "invalidShortUrlRedirect", current.invalidShortUrl(), invalid);
+            if (!invalid.isEmpty()) {
+                throw ShlinkErrors.invalidData(invalid);
+            }
+            if (!ShlinkDomains.isDefault(authority, properties)) {
+                throw ShlinkErrors.domainNotFound(authority);
+            }
+            if (!caller.isAdmin()) {
+                throw ShlinkErrors.translate(
+                        Problem.FORBIDDEN.toException("Only an admin key may change the domain's redirects."));
+            }
+            return redirects
+                    .save(new DomainRedirects.Redirects(base, regular, invalidShortUrl))
+                    .map(ShlinkJson.Redirects::of);
+        });
+    }
+
+    /** A redirect field: its new value, or the current one when left out; a bad value is named in {@code invalid}. */
+    private static String target(Map<String, Object> body, String field, String current, List<String> invalid) {
+        if (!body.containsKey(field)) {
+            return current;
+        }
+        Object value = body.get(field);
+        if (value == null || (value instanceof String text && text.isEmpty())) {
+            return null;
+        }
+        if (value instanceof String text && DomainRedirects.isRedirectTarget(text)) {
+            return text;
+        }
+        invalid.add(field);
+        return null;
     }
 
     @GetMapping(path = "/rest/v3/mercure-info", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -8,8 +8,10 @@ import java.util.Map;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.visit.OrphanVisitType;
+import dev.shortgate.visit.counts.VisitDeletion;
 import dev.shortgate.visit.orphan.OrphanVisits;
 import org.springframework.http.MediaType;
 import org.springframework.util.MultiValueMap;
@@ -39,14 +41,17 @@ class ShlinkVisitController {
     private final ShortUrlController shortUrls;
     private final ShortgateProperties properties;
     private final OrphanVisits orphans;
+    private final VisitDeletion deletion;
 
     ShlinkVisitController(
             ShlinkVisits visits,
             ShlinkTags tags,
             ShortUrlController shortUrls,
             ShortgateProperties properties,
-            OrphanVisits orphans) {
+            OrphanVisits orphans,
+            VisitDeletion deletion) {
         this.orphans = orphans;
+        this.deletion = deletion;
         this.visits = visits;
         this.tags = tags;
         this.shortUrls = shortUrls;
@@ -56,9 +61,39 @@ class ShlinkVisitController {
     @GetMapping("/short-urls/{shortCode}/visits")
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofShortUrl(
             @PathVariable String shortCode, ServerWebExchange exchange) {
-        return Mono.defer(() -> shortUrls
-                .readable(shortCode, ApiPrincipal.of(exchange))
-                .flatMap(row -> list(ShlinkVisits.Scope.ofCode(shortCode), exchange)));
+        return Mono.defer(() -> {
+            if (!ShlinkDomains.isDefault(exchange.getRequest().getQueryParams().getFirst("domain"), properties)) {
+                throw ShlinkErrors.shortUrlNotFound(shortCode);
+            }
+            return shortUrls
+                    .readable(shortCode, ApiPrincipal.of(exchange))
+                    .flatMap(row -> list(ShlinkVisits.Scope.ofCode(shortCode), exchange));
+        });
+    }
+
+    /**
+     * Deletes every visit of a short URL, raw rows and counts ({@link VisitDeletion} says what a deletion covers
+     * while other pods still hold counts in memory). Answers how many visits it had, from the counts.
+     */
+    @DeleteMapping("/short-urls/{shortCode}/visits")
+    Mono<Map<String, Long>> deleteOfShortUrl(@PathVariable String shortCode, ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            if (!ShlinkDomains.isDefault(exchange.getRequest().getQueryParams().getFirst("domain"), properties)) {
+                throw ShlinkErrors.shortUrlNotFound(shortCode);
+            }
+            return shortUrls
+                    .readable(shortCode, caller)
+                    .flatMap(row -> {
+                        if (!caller.canChange(row.link().apiKeyId())) {
+                            throw ShlinkErrors.translate(Problem.FORBIDDEN.toException(
+                                    "This API key may not delete the visits of this short URL."));
+                        }
+                        return deletion.deleteAll(shortCode);
+                    })
+                    .map(deleted -> Map.of("deletedVisits", deleted))
+                    .onErrorMap(ProblemException.class, ShlinkErrors::translate);
+        });
     }
 
     @GetMapping("/tags/{tag}/visits")
@@ -69,6 +104,19 @@ class ShlinkVisitController {
                     .flatMap(exists -> exists
                             ? list(new ShlinkVisits.Scope(null, tag, owner(caller)), exchange)
                             : Mono.error(ShlinkErrors.tagNotFound(tag)));
+        });
+    }
+
+    /** Visits of a domain's short URLs: {@code DEFAULT} (or its authority) is every short URL; no other exists. */
+    @GetMapping("/domains/{domain}/visits")
+    Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofDomain(
+            @PathVariable String domain, ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            if (!ShlinkDomains.isDefault(domain, properties)) {
+                throw ShlinkErrors.domainNotFound(domain);
+            }
+            return list(new ShlinkVisits.Scope(null, null, owner(caller)), exchange);
         });
     }
 
@@ -98,7 +146,7 @@ class ShlinkVisitController {
                     ShlinkParams.date(params, "startDate", false),
                     ShlinkParams.date(params, "endDate", true),
                     ShlinkParams.flag(params, "excludeBots"));
-            if (caller.scope() == ApiScope.CREATE) {
+            if (caller.scope() == ApiScope.CREATE || !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
                 return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.OrphanVisit>of(), 0)));
             }
             String origin = origin();
@@ -160,6 +208,10 @@ class ShlinkVisitController {
         Instant from = ShlinkParams.date(params, "startDate", false);
         Instant to = ShlinkParams.date(params, "endDate", true);
         boolean excludeBots = ShlinkParams.flag(params, "excludeBots");
+        if (scope.code() == null && !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
+            // the visits of a domain Shortgate does not have: none, as Shlink answers for a domain it does not know
+            return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.Visit>of(), 0)));
+        }
         return Mono.zip(
                         visits.page(scope, from, to, excludeBots, paging.offset(), paging.itemsPerPage())
                                 .map(row -> ShlinkJson.visit(row, properties.shortUrl(row.code()), row.redirectUrl()))

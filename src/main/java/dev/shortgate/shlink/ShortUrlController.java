@@ -2,6 +2,7 @@ package dev.shortgate.shlink;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,11 @@ class ShortUrlController {
                 return Mono.just(Map.of("shortUrls", paging.page(List.<ShlinkJson.ShortUrl>of(), 0)));
             }
             ShortUrlQuery query = ShortUrlQuery.of(
-                    params, caller.scope() == ApiScope.CREATE ? caller.keyId() : null, order, clock.instant());
+                    params,
+                    caller.scope() == ApiScope.CREATE ? caller.keyId() : null,
+                    order,
+                    clock.instant(),
+                    properties);
             return Mono.zip(
                             shortUrls
                                     .page(query, paging.offset(), paging.itemsPerPage())
@@ -134,6 +139,35 @@ class ShortUrlController {
                             e -> e.problem() == Problem.ALIAS_TAKEN && customSlug != null
                                     ? ShlinkErrors.nonUniqueSlug(customSlug)
                                     : ShlinkErrors.translate(e));
+        });
+    }
+
+    /**
+     * Shlink's single-step create: {@code longUrl} from the query, the key in {@code X-Api-Key} or the {@code apiKey}
+     * parameter; {@code format=txt} (or {@code Accept: text/plain} without a format) answers the short URL alone as
+     * plain text, else the short URL's JSON.
+     */
+    @GetMapping(path = "/shorten", produces = MediaType.ALL_VALUE)
+    Mono<ResponseEntity<Object>> shorten(ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            MultiValueMap<String, String> params = exchange.getRequest().getQueryParams();
+            Map<String, Object> body = new HashMap<>();
+            body.put("longUrl", params.getFirst("longUrl"));
+            String format = params.getFirst("format");
+            List<MediaType> accept = exchange.getRequest().getHeaders().getAccept();
+            boolean text = format != null
+                    ? "txt".equalsIgnoreCase(format)
+                    : !accept.isEmpty()
+                            && accept.get(0).includes(MediaType.TEXT_PLAIN)
+                            && !MediaType.ALL.equals(accept.get(0));
+            return create(body, exchange)
+                    .map(shortUrl -> text
+                            ? ResponseEntity.ok()
+                                    .contentType(MediaType.TEXT_PLAIN)
+                                    .<Object>body(shortUrl.shortUrl())
+                            : ResponseEntity.ok()
+                                    .contentType(MediaType.APPLICATION_JSON)
+                                    .<Object>body(shortUrl));
         });
     }
 

@@ -3,6 +3,7 @@ package dev.shortgate.shlink;
 import java.time.Instant;
 import java.util.List;
 
+import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.util.MultiValueMap;
 
 /**
@@ -12,6 +13,12 @@ import org.springframework.util.MultiValueMap;
  * @param searchTerm             a piece of the long URL, short code, title or a tag, any case; or {@code null}
  * @param tags                   tags to match; empty for no tag filter
  * @param allTags                whether a link must carry every tag ({@code tagsMode=all}) rather than any
+ * @param excludeTags            tags whose links are left out; empty for none
+ * @param excludeAllTags         whether only links carrying every one of them are left out
+ *                               ({@code excludeTagsMode=all}) rather than those carrying any
+ * @param apiKeyName             only links created with the API key of this name, or {@code null}
+ * @param otherDomain            whether the {@code domain} filter names a domain other than the default (Shortgate
+ *                               has no other, so the list is empty, as Shlink's is for a domain it does not know)
  * @param startDate              created at or after, or {@code null}
  * @param endDate                created at or before, or {@code null}
  * @param excludeMaxVisitsReached leave out links whose visits reached their cap
@@ -23,6 +30,10 @@ record ShortUrlQuery(
         String searchTerm,
         List<String> tags,
         boolean allTags,
+        List<String> excludeTags,
+        boolean excludeAllTags,
+        String apiKeyName,
+        boolean otherDomain,
         Instant startDate,
         Instant endDate,
         boolean excludeMaxVisitsReached,
@@ -58,17 +69,30 @@ record ShortUrlQuery(
     }
 
     /** The filters the list's parameters ask for, in {@code order}; Shlink's invalid-data error for a bad date. */
-    static ShortUrlQuery of(MultiValueMap<String, String> params, Long owner, String order, Instant now) {
+    static ShortUrlQuery of(
+            MultiValueMap<String, String> params,
+            Long owner,
+            String order,
+            Instant now,
+            ShortgateProperties properties) {
         return new ShortUrlQuery(
                 owner,
                 params.getFirst("searchTerm"),
                 ShlinkParams.list(params, "tags"),
                 "all".equals(params.getFirst("tagsMode")),
+                ShlinkParams.list(params, "excludeTags"),
+                "all".equals(params.getFirst("excludeTagsMode")),
+                blankToNull(params.getFirst("apiKeyName")),
+                !ShlinkDomains.isDefault(params.getFirst("domain"), properties),
                 ShlinkParams.date(params, "startDate", false),
                 ShlinkParams.date(params, "endDate", true),
                 ShlinkParams.flag(params, "excludeMaxVisitsReached"),
                 ShlinkParams.flag(params, "excludePastValidUntil"),
                 now,
                 order);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 }

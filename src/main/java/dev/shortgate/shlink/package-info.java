@@ -5,10 +5,12 @@
 @ApplicationModule(
         allowedDependencies = {
             "link :: model",
+            "link :: domains",
             "link :: service",
             "link :: store",
             "visit :: orphans",
             "rules :: check",
+            "visit :: deletion",
             "security :: principal",
             "system :: *"
         })

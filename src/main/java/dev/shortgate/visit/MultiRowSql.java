@@ -80,6 +80,11 @@ public final class MultiRowSql {
         return new Sql(sql.append(suffix).toString(), values);
     }
 
+    /** The client for plain statements. */
+    public DatabaseClient db() {
+        return db;
+    }
+
     /** Runs one statement; the rows it changed. */
     public Mono<Long> execute(Sql sql) {
         return db.inConnection(connection -> {

@@ -9,6 +9,7 @@ import dev.shortgate.system.settings.SharedSecrets;
 import dev.shortgate.visit.counts.UniqueVisitors;
 import dev.shortgate.visit.counts.VisitCountFlusher;
 import dev.shortgate.visit.counts.VisitCountWriter;
+import dev.shortgate.visit.counts.VisitDeletion;
 import dev.shortgate.visit.counts.VisitTally;
 import dev.shortgate.visit.enrich.GeoLocator;
 import dev.shortgate.visit.enrich.UserAgentParser;
@@ -75,8 +76,8 @@ class VisitConfiguration {
     }
 
     @Bean
-    UniqueVisitors uniqueVisitors() {
-        return new UniqueVisitors();
+    UniqueVisitors uniqueVisitors(Clock clock) {
+        return new UniqueVisitors(clock);
     }
 
     @Bean
@@ -102,6 +103,7 @@ class VisitConfiguration {
             UniqueVisitors uniques,
             SharedSecrets secrets,
             ReactiveTransactionManager transactionManager,
+            VisitCountFlusher counts,
             Clock clock,
             MeterRegistry registry) {
         TransactionalOperator transactions = TransactionalOperator.create(transactionManager);
@@ -113,16 +115,6 @@ class VisitConfiguration {
                 StringUtils.hasText(properties.clientIdSecret())
                         ? Mono.just(properties.clientIdSecret().getBytes(StandardCharsets.UTF_8))
                         : secrets.get(CLIENT_ID_KEY));
-        VisitCountFlusher counts = new VisitCountFlusher(
-                tally,
-                uniques,
-                enricher,
-                new VisitCountWriter(sql, transactions, clock),
-                properties,
-                clock,
-                Schedulers.parallel(),
-                Schedulers.boundedElastic(),
-                registry);
         return new VisitRecorder(
                 properties,
                 clientIps,
@@ -134,6 +126,48 @@ class VisitConfiguration {
                 clock,
                 Schedulers.parallel(),
                 registry);
+    }
+
+    @Bean
+    VisitCountFlusher visitCountFlusher(
+            VisitProperties properties,
+            VisitEnricher enricher,
+            MultiRowSql sql,
+            VisitTally tally,
+            UniqueVisitors uniques,
+            ReactiveTransactionManager transactionManager,
+            Clock clock,
+            MeterRegistry registry) {
+        TransactionalOperator transactions = TransactionalOperator.create(transactionManager);
+        return new VisitCountFlusher(
+                tally,
+                uniques,
+                enricher,
+                new VisitCountWriter(sql, transactions, clock),
+                properties,
+                clock,
+                Schedulers.parallel(),
+                Schedulers.boundedElastic(),
+                registry);
+    }
+
+    @Bean
+    VisitDeletion visitDeletion(
+            DatabaseClient db,
+            ReactiveTransactionManager transactionManager,
+            VisitTally tally,
+            UniqueVisitors uniques,
+            VisitCountFlusher counts,
+            VisitProperties properties,
+            Clock clock) {
+        return new VisitDeletion(
+                db,
+                TransactionalOperator.create(transactionManager),
+                tally,
+                uniques,
+                counts,
+                clock,
+                properties.writeTimeout());
     }
 
     @Bean

@@ -65,7 +65,7 @@ class ShlinkApiTest {
                     .returnResult()
                     .getResponseBody();
             ShlinkSchemas.assertValid("health.json", "get", "200", body);
-            assertThat(body).contains("\"status\":\"pass\"").contains("\"version\":\"4.0.0\"");
+            assertThat(body).contains("\"status\":\"pass\"").contains("\"version\":\"5.1.5\"");
         }
     }
 

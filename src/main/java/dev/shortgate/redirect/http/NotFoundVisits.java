@@ -2,19 +2,27 @@ package dev.shortgate.redirect.http;
 
 import java.util.List;
 
+import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.security.ClientIpResolver;
 import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.intake.VisitRecorder;
+import org.reactivestreams.Publisher;
 import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -23,7 +31,8 @@ import reactor.core.publisher.Mono;
  * {@code /rest}) and off the management port. Unknown codes ({@code GET /{code}}, one segment) are recorded by
  * {@link Redirects} on both redirect paths; this filter does not look at them, and never at a request a handler took.
  * Whether the answer is a 404 is known only when it is committed, whoever renders it (the no-handler error goes to the
- * controller advice, or to the problem renderer).
+ * controller advice, or to the problem renderer). When the domain has a base URL or regular-404 redirect
+ * ({@link DomainRedirects}, read from memory), such a 404 becomes a 302 to it, for GET and HEAD, as in Shlink.
  */
 final class NotFoundVisits implements WebFilter, Ordered {
 
@@ -32,11 +41,13 @@ final class NotFoundVisits implements WebFilter, Ordered {
     private final FastRedirects traffic;
     private final VisitRecorder visits;
     private final ClientIpResolver clientIps;
+    private final DomainRedirects redirects;
 
-    NotFoundVisits(FastRedirects traffic, VisitRecorder visits, ClientIpResolver clientIps) {
+    NotFoundVisits(FastRedirects traffic, VisitRecorder visits, ClientIpResolver clientIps, DomainRedirects redirects) {
         this.traffic = traffic;
         this.visits = visits;
         this.clientIps = clientIps;
+        this.redirects = redirects;
     }
 
     @Override
@@ -47,29 +58,77 @@ final class NotFoundVisits implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        if (!HttpMethod.GET.equals(request.getMethod())) {
+        boolean get = HttpMethod.GET.equals(request.getMethod());
+        if (!get && !HttpMethod.HEAD.equals(request.getMethod())) {
             return chain.filter(exchange);
         }
         OrphanVisitType type = type(request);
         if (type == null || !traffic.serves(request.getLocalAddress())) {
             return chain.filter(exchange);
         }
-        exchange.getResponse().beforeCommit(() -> {
-            if (NOT_FOUND.equals(exchange.getResponse().getStatusCode())
-                    && exchange.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE) == null) {
-                String path = request.getPath().value();
-                HttpHeaders headers = request.getHeaders();
-                visits.recordOrphan(
-                        type,
-                        path.isEmpty() ? "" : path.substring(1),
-                        request.getURI().getRawQuery(),
-                        clientIps.resolve(request),
-                        headers.getFirst(HttpHeaders.USER_AGENT),
-                        headers.getFirst(HttpHeaders.REFERER));
+        DomainRedirects.Redirects now = redirects.effective();
+        String target = type == OrphanVisitType.BASE_URL ? now.baseUrl() : now.regular404();
+        ServerHttpResponse response = exchange.getResponse();
+        response.beforeCommit(() -> {
+            if (unhandled404(exchange, response)) {
+                if (get) {
+                    String path = request.getPath().value();
+                    HttpHeaders headers = request.getHeaders();
+                    visits.recordOrphan(
+                            type,
+                            path.isEmpty() ? "" : path.substring(1),
+                            request.getURI().getRawQuery(),
+                            clientIps.resolve(request),
+                            headers.getFirst(HttpHeaders.USER_AGENT),
+                            headers.getFirst(HttpHeaders.REFERER));
+                }
+                if (target != null) {
+                    redirect(response, target);
+                }
             }
             return Mono.empty();
         });
-        return chain.filter(exchange);
+        if (target == null) {
+            return chain.filter(exchange);
+        }
+        // The domain's redirect replaces the 404's body: the status and headers change on commit (above), and the
+        // body the 404 would have had is dropped here.
+        ServerHttpResponseDecorator redirecting = new ServerHttpResponseDecorator(response) {
+            @Override
+            public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+                return unhandled404(exchange, getDelegate())
+                        ? Flux.from(body)
+                                .doOnNext(DataBufferUtils::release)
+                                .then(getDelegate().setComplete())
+                        : super.writeWith(body);
+            }
+
+            @Override
+            public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+                return unhandled404(exchange, getDelegate())
+                        ? Flux.from(body)
+                                .concatMap(Flux::from)
+                                .doOnNext(DataBufferUtils::release)
+                                .then(getDelegate().setComplete())
+                        : super.writeAndFlushWith(body);
+            }
+        };
+        return chain.filter(exchange.mutate().response(redirecting).build());
+    }
+
+    /** A 404 that no handler gave (so nothing was found for the path), as opposed to a handler's own 404. */
+    private static boolean unhandled404(ServerWebExchange exchange, ServerHttpResponse response) {
+        return NOT_FOUND.equals(response.getStatusCode())
+                && exchange.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE) == null;
+    }
+
+    private static void redirect(ServerHttpResponse response, String target) {
+        response.setStatusCode(HttpStatus.FOUND);
+        HttpHeaders headers = response.getHeaders();
+        headers.clear();
+        headers.set(HttpHeaders.LOCATION, target);
+        headers.set(HttpHeaders.CACHE_CONTROL, "private, max-age=0");
+        headers.setContentLength(0);
     }
 
     /**

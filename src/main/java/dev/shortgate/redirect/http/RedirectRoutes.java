@@ -2,8 +2,10 @@ package dev.shortgate.redirect.http;
 
 import static org.springframework.web.reactive.function.server.RequestPredicates.GET;
 import static org.springframework.web.reactive.function.server.RequestPredicates.HEAD;
+import static org.springframework.web.reactive.function.server.RequestPredicates.path;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.rules.RuleEngine;
@@ -46,7 +48,13 @@ class RedirectRoutes {
 
     @Bean
     RouterFunction<ServerResponse> redirectRoute(RedirectHandler handler) {
-        return RouterFunctions.route(GET("/{code}").or(HEAD("/{code}")), handler::handle);
+        // /robots.txt is Shlink's adapter's; no code has a dot, so no link is hidden by it.
+        return RouterFunctions.route(
+                        GET("/{code}")
+                                .or(HEAD("/{code}"))
+                                .and(path("/robots.txt").negate()),
+                        handler::handle)
+                .andRoute(GET("/{code}/track"), handler::track);
     }
 
     @Bean
@@ -60,10 +68,14 @@ class RedirectRoutes {
         return new FastRedirects(near, redirects, metrics, clientIps, registry, properties.fastPath());
     }
 
-    /** Records {@code GET /} and the traffic port's other unhandled 404s as orphan visits. */
+    /**
+     * Records {@code GET /} and the traffic port's other unhandled 404s as orphan visits, and sends them to the
+     * domain's redirects when it has them.
+     */
     @Bean
-    NotFoundVisits notFoundVisits(FastRedirects fast, VisitRecorder visits, ClientIpResolver clientIps) {
-        return new NotFoundVisits(fast, visits, clientIps);
+    NotFoundVisits notFoundVisits(
+            FastRedirects fast, VisitRecorder visits, ClientIpResolver clientIps, DomainRedirects redirects) {
+        return new NotFoundVisits(fast, visits, clientIps, redirects);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.time.Clock;
 
 import dev.shortgate.link.Link;
+import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.http.RedirectMetrics.Outcome;
 import dev.shortgate.redirect.lookup.LinkLookup;
@@ -56,6 +57,8 @@ final class Redirects {
     private final Reply unavailable;
     private final HotCodes hot;
     private final WarmupRequests warmup;
+    private final DomainRedirects notFound;
+    private volatile Reply invalidShortUrl = new Reply(HttpResponseStatus.FOUND, null, null);
 
     Redirects(
             LinkLookup lookup,
@@ -76,7 +79,8 @@ final class Redirects {
                 metrics,
                 properties,
                 HotCodes.NONE,
-                WarmupRequests.NONE);
+                WarmupRequests.NONE,
+                DomainRedirects.fixed(DomainRedirects.Redirects.NONE));
     }
 
     @Autowired
@@ -90,9 +94,11 @@ final class Redirects {
             RedirectMetrics metrics,
             RedirectProperties properties,
             HotCodes hot,
-            WarmupRequests warmup) {
+            WarmupRequests warmup,
+            DomainRedirects notFound) {
         this.hot = hot;
         this.warmup = warmup;
+        this.notFound = notFound;
         this.lookup = lookup;
         this.answers = answers;
         this.visits = visits;
@@ -203,6 +209,41 @@ final class Redirects {
         return redirect(request, answer, start, tier);
     }
 
+    /**
+     * Shlink's tracking pixel ({@code GET /{code}/track}): records a visit of the link when it would redirect now
+     * (live, not expired, under its cap), and nothing otherwise; completes with whether it did. Never fails, and
+     * records no orphan visit: the pixel is answered the same either way.
+     */
+    Mono<Boolean> track(Request request) {
+        if (!Link.CODE.matcher(request.code()).matches()) {
+            return Mono.just(false);
+        }
+        return lookup.find(request.code())
+                .flatMap(found -> {
+                    RedirectAnswer answer = found.answer(answers);
+                    if (answer == null) {
+                        return Mono.just(false);
+                    }
+                    Link link = answer.link;
+                    if (!answer.alwaysActive && link.stateAt(clock.instant()) != Link.State.ACTIVE) {
+                        return Mono.just(false);
+                    }
+                    Mono<Boolean> underCap = answer.alwaysActive || link.maxVisits() == null
+                            ? Mono.just(true)
+                            : visitCounts
+                                    .count(link.code())
+                                    .onErrorResume(e -> Mono.just(0L))
+                                    .map(visited -> visited < link.maxVisits());
+                    return underCap.doOnNext(ok -> {
+                        if (ok) {
+                            visits.record(link.code(), request.clientIp(), request.userAgent(), request.referer());
+                        }
+                    });
+                })
+                .defaultIfEmpty(false)
+                .onErrorReturn(false);
+    }
+
     /** A capped link whose visit count has to be read first. */
     private Mono<Reply> capped(Request request, Found found, long start) {
         RedirectAnswer answer = found.answer(answers);
@@ -264,12 +305,42 @@ final class Redirects {
                         request.userAgent(),
                         request.referer());
             }
+            String target = notFound.effective().invalidShortUrl();
+            if (target != null) {
+                record(request, start, tier, Outcome.NOT_FOUND);
+                return notFoundRedirect(target);
+            }
             return problem(request, start, tier, Outcome.NOT_FOUND, RedirectProblems.NOT_FOUND);
         }
         metrics.record(start, tier, Outcome.RATE_LIMITED);
         HttpHeaders headers = new DefaultHttpHeaders().add(RedirectProblems.RATE_LIMITED.headers);
         limited.getHeaders().forEach(headers::add); // Retry-After and the rest of the limit's headers
         return new Reply(HttpResponseStatus.TOO_MANY_REQUESTS, headers, RedirectProblems.RATE_LIMITED);
+    }
+
+    /**
+     * The 302 to the invalid-short-URL redirect, built once per target (the target changes only when someone edits
+     * the domain's redirects).
+     */
+    private Reply notFoundRedirect(String target) {
+        Reply reply = invalidShortUrl;
+        if (!target.equals(reply.headers() == null ? null : reply.headers().get(HttpHeaderNames.LOCATION))) {
+            reply = new Reply(HttpResponseStatus.FOUND, notFoundRedirectHeaders(target), null);
+            invalidShortUrl = reply;
+        }
+        return reply;
+    }
+
+    /** A not-found redirect's headers: not cached, since the target can be changed at any time. */
+    static HttpHeaders notFoundRedirectHeaders(String target) {
+        return new ReadOnlyHttpHeaders(
+                true,
+                HttpHeaderNames.LOCATION,
+                AsciiString.of(target),
+                HttpHeaderNames.CACHE_CONTROL,
+                AsciiString.of("private, max-age=0"),
+                HttpHeaderNames.CONTENT_LENGTH,
+                AsciiString.of("0"));
     }
 
     private Reply problem(Request request, long start, Tier tier, Outcome outcome, RedirectProblems problem) {

@@ -2,6 +2,7 @@ package dev.shortgate.visit.counts;
 
 import java.net.InetAddress;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,12 +35,14 @@ public final class UniqueVisitors {
         final byte[] writer = new byte[8];
         final HllSketch all = new HllSketch(LG_K, TgtHllType.HLL_4);
         final HllSketch humans = new HllSketch(LG_K, TgtHllType.HLL_4);
+        final long createdAt;
         boolean dirty;
         boolean retired;
 
-        DaySketch(String code, long epochDay, SecureRandom random) {
+        DaySketch(String code, long epochDay, SecureRandom random, long createdAt) {
             this.code = code;
             this.epochDay = epochDay;
+            this.createdAt = createdAt;
             random.nextBytes(writer);
         }
     }
@@ -51,6 +54,16 @@ public final class UniqueVisitors {
 
     private final ConcurrentHashMap<Key, DaySketch> sketches = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
+    private final Clock clock;
+
+    public UniqueVisitors() {
+        this(Clock.systemUTC());
+    }
+
+    /** @param clock when a sketch was started, to tell it from a deletion of its link's visits */
+    public UniqueVisitors(Clock clock) {
+        this.clock = clock;
+    }
 
     /** Adds a visitor. Cheap and never blocks for long: one short lock per link and day, on the event loop. */
     public void add(String code, long epochDay, InetAddress ip, String agent, boolean bot) {
@@ -59,7 +72,7 @@ public final class UniqueVisitors {
         while (true) {
             DaySketch day = sketches.get(key); // get first: computeIfAbsent locks the bin even when the key is there
             if (day == null) {
-                day = sketches.computeIfAbsent(key, k -> new DaySketch(k.code(), k.epochDay(), random));
+                day = sketches.computeIfAbsent(key, k -> new DaySketch(k.code(), k.epochDay(), random, clock.millis()));
             }
             synchronized (day) {
                 if (!day.retired) {
@@ -99,6 +112,27 @@ public final class UniqueVisitors {
             }
         });
         return rows;
+    }
+
+    /**
+     * Drops this link's sketches started at or before {@code before} (epoch milliseconds; all of them when
+     * {@code Long.MAX_VALUE}), because its visits were deleted; answers their keys, as rows without sketches, so
+     * what they wrote can be deleted too. A sketch started later holds only visitors that came after the deletion.
+     */
+    List<Row> forget(String code, long before) {
+        List<Row> forgotten = new ArrayList<>();
+        sketches.forEach((key, day) -> {
+            if (key.code().equals(code)) {
+                synchronized (day) {
+                    if (day.createdAt <= before && !day.retired) {
+                        day.retired = true;
+                        sketches.remove(key, day);
+                        forgotten.add(new Row(day.code, day.epochDay, day.writer, null, null));
+                    }
+                }
+            }
+        });
+        return forgotten;
     }
 
     /** Sketches held in memory. */

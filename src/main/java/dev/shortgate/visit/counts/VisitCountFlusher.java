@@ -3,6 +3,7 @@ package dev.shortgate.visit.counts;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -59,7 +60,26 @@ public final class VisitCountFlusher {
 
         /** Sketch rows, written whole (idempotent). */
         Mono<Void> writeSketches(List<UniqueVisitors.Row> rows);
+
+        /** Links whose visits were deleted at or after {@code since} ({@link VisitDeletion}), and when. */
+        default Flux<Reset> resetsSince(Instant since) {
+            return Flux.empty();
+        }
+
+        /** Deletes the sketch rows of these keys (their sketches are {@code null}). */
+        default Mono<Void> deleteSketches(List<UniqueVisitors.Row> keys) {
+            return Mono.empty();
+        }
     }
+
+    /** The visits of a link were deleted at this instant. */
+    public record Reset(String code, Instant at) {}
+
+    /**
+     * How far back each look for deletions starts before the previous one, so a deletion whose clock ran a little
+     * behind this pod's is still seen (seeing one twice is harmless).
+     */
+    static final Duration RESET_MARGIN = Duration.ofMinutes(1);
 
     /** One flush: its id and the deltas it adds. */
     public record Flush(byte[] writer, long seq, List<DayCount> days, List<DimCount> dims, List<OrphanCount> orphans) {
@@ -97,6 +117,7 @@ public final class VisitCountFlusher {
     private final AtomicLong seq = new AtomicLong();
     private final CountClassifier classifier;
     private long lastSketchFlush;
+    private Instant lastResetCheck;
 
     private final Counter flushed;
     private final Counter droppedShutdown;
@@ -128,6 +149,7 @@ public final class VisitCountFlusher {
         this.schedule =
                 new CountFlushSchedule(this::scheduled, () -> cycle(true), properties.countsFlushInterval(), timer);
         new SecureRandom().nextBytes(writerId);
+        this.lastResetCheck = clock.instant();
         Gauge.builder("shortgate.visits.counts.pending", tally, VisitTally::pending)
                 .description("Visits counted in memory and not yet written to the aggregates")
                 .register(registry);
@@ -194,7 +216,7 @@ public final class VisitCountFlusher {
         if (!withSketches) {
             return counts;
         }
-        return counts.then(Mono.defer(() -> {
+        return counts.then(forgetDeleted()).then(Mono.defer(() -> {
             lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
             long today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
             return Flux.fromIterable(sketches.changed(today))
@@ -208,6 +230,31 @@ public final class VisitCountFlusher {
                     }))
                     .then();
         }));
+    }
+
+    /**
+     * Drops this pod's sketches of links whose visits another pod deleted since the last look (those started before
+     * the deletion), and deletes the rows they wrote: a sketch is written whole, so one started before a deletion
+     * would otherwise bring the deleted visitors back. One query per {@code sketch-flush-interval}.
+     */
+    private Mono<Void> forgetDeleted() {
+        return Mono.defer(() -> {
+            Instant now = clock.instant();
+            return writer.resetsSince(lastResetCheck.minus(RESET_MARGIN))
+                    .concatMap(reset -> {
+                        List<UniqueVisitors.Row> gone =
+                                sketches.forget(reset.code(), reset.at().toEpochMilli());
+                        return gone.isEmpty() ? Mono.<Void>empty() : writer.deleteSketches(gone);
+                    })
+                    .then(Mono.fromRunnable(() -> lastResetCheck = now))
+                    .onErrorResume(error -> {
+                        log.warn(
+                                "Could not look for deleted visits; trying again at the next sketch flush: {}",
+                                Causes.root(error).toString());
+                        return Mono.empty();
+                    })
+                    .then();
+        });
     }
 
     private Mono<Void> flushCounts() {

@@ -1,6 +1,7 @@
 package dev.shortgate.visit.counts;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -120,6 +121,30 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                         " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"),
                 statements);
         return Mono.defer(() -> sql.executeAll(statements)).as(transactions::transactional);
+    }
+
+    @Override
+    public Flux<VisitCountFlusher.Reset> resetsSince(Instant since) {
+        return sql.db()
+                .sql("SELECT code, reset_at FROM visit_reset WHERE reset_at >= :since")
+                .bind("since", LocalDateTime.ofInstant(since, ZoneOffset.UTC))
+                .map(row -> new VisitCountFlusher.Reset(
+                        row.get("code", String.class),
+                        row.get("reset_at", LocalDateTime.class).toInstant(ZoneOffset.UTC)))
+                .all();
+    }
+
+    @Override
+    public Mono<Void> deleteSketches(List<UniqueVisitors.Row> keys) {
+        return Flux.fromIterable(keys)
+                .concatMap(key -> sql.db()
+                        .sql("DELETE FROM visit_sketch WHERE code = :code AND stat_date = :day AND writer = :writer")
+                        .bind("code", key.code())
+                        .bind("day", LocalDate.ofEpochDay(key.epochDay()))
+                        .bind("writer", key.writer())
+                        .fetch()
+                        .rowsUpdated())
+                .then();
     }
 
     /**

@@ -198,6 +198,29 @@ public final class VisitTally {
         }
     }
 
+    /**
+     * Forgets every visit of this link counted here and not yet drained (its visits are being deleted). Visits
+     * already drained belong to the flush in progress; the caller waits for it. Answers the visits forgotten.
+     */
+    long forget(String code) {
+        long forgotten = 0;
+        for (var e : entries.entrySet()) {
+            if (e.getKey().code().equals(code)) {
+                long n = e.getValue().getAndSet(RETIRED);
+                if (n > 0) {
+                    forgotten += n;
+                }
+                entries.remove(e.getKey(), e.getValue());
+            }
+        }
+        PerCode perCode = codes.get(code);
+        if (perCode != null) {
+            perCode.unwritten.addAndGet(-forgotten);
+        }
+        pending.add(-forgotten);
+        return forgotten;
+    }
+
     /** Visits of this link counted by this pod and not yet written to the database. */
     public long unwritten(String code) {
         PerCode perCode = codes.get(code);

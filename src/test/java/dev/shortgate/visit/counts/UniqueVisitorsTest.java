@@ -67,6 +67,51 @@ class UniqueVisitorsTest {
         assertThat(UniqueVisitors.estimate(List.of())).isZero();
     }
 
+    @Test
+    void forgettingALinkDropsOnlyItsSketchesStartedBeforeTheDeletion() throws Exception {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000);
+        java.time.Clock clock = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                return java.time.Instant.ofEpochMilli(now.get());
+            }
+        };
+        UniqueVisitors uniques = new UniqueVisitors(clock);
+        uniques.add("x", DAY, ip(1), "agent", false);
+        uniques.add("y", DAY, ip(1), "agent", false);
+        byte[] before = uniques.changed(DAY).stream()
+                .filter(r -> r.code().equals("x"))
+                .findFirst()
+                .orElseThrow()
+                .writer();
+
+        List<UniqueVisitors.Row> forgotten = uniques.forget("x", 1_000);
+        now.set(2_000);
+        uniques.add("x", DAY, ip(2), "agent", false);
+
+        assertThat(forgotten).singleElement().satisfies(row -> {
+            assertThat(row.writer()).isEqualTo(before);
+            assertThat(row.visitors()).isNull();
+        });
+        assertThat(uniques.forget("x", 1_000)).isEmpty(); // the new sketch started after the deletion
+        List<UniqueVisitors.Row> rows = uniques.changed(DAY);
+        assertThat(rows).singleElement().satisfies(row -> {
+            assertThat(row.code()).isEqualTo("x");
+            assertThat(row.writer()).isNotEqualTo(before);
+            assertThat(UniqueVisitors.estimate(List.of(row.visitors()))).isEqualTo(1);
+        });
+    }
+
     private static InetAddress ip(int i) throws UnknownHostException {
         return InetAddress.getByAddress(new byte[] {10, (byte) (i >>> 16), (byte) (i >>> 8), (byte) i});
     }

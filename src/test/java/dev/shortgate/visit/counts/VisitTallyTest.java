@@ -88,6 +88,23 @@ class VisitTallyTest {
     }
 
     @Test
+    void forgettingALinkDropsItsUndrainedVisitsOnlyAndLaterVisitsCountAgain() {
+        VisitTally tally = new VisitTally(10, agent -> false);
+        tally.add("x", 1, "a", null, null);
+        tally.add("x", 1, "b", null, null);
+        tally.add("y", 1, "a", null, null);
+
+        assertThat(tally.forget("x")).isEqualTo(2);
+        tally.add("x", 1, "a", null, null);
+
+        assertThat(tally.pending()).isEqualTo(2);
+        assertThat(tally.unwritten("x")).isEqualTo(1);
+        assertThat(tally.drain())
+                .extracting(c -> c.facts().code() + "=" + c.visits())
+                .containsExactlyInAnyOrder("x=1", "y=1");
+    }
+
+    @Test
     void refererHostIsTheLowerCaseHostWithoutUserInfoPortOrTrailingDot() {
         assertThat(VisitTally.refererHost("https://News.Example.:8443/a?b#c")).isEqualTo("news.example");
         assertThat(VisitTally.refererHost("http://user:pw@host.example/x")).isEqualTo("host.example");
