@@ -1,0 +1,111 @@
+package dev.shortgate.events;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.system.redis.RedisConfigured;
+import dev.shortgate.system.redis.SharedRedis;
+import dev.shortgate.system.settings.ShortgateProperties;
+import dev.shortgate.visit.VisitTap;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.r2dbc.core.DatabaseClient;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The event source, the Mercure hub and Shlink's integrations. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(EventsProperties.class)
+class EventsConfiguration {
+
+    @Bean(destroyMethod = "dispose")
+    Scheduler eventsWorker() {
+        return Schedulers.newSingle("shortgate-events", true);
+    }
+
+    @Bean
+    MercureTokens mercureTokens(EventsProperties properties, Clock clock) {
+        return new MercureTokens(properties.mercure().jwtSecret(), clock);
+    }
+
+    @Bean
+    MercureHub mercureHub(EventsProperties properties, MeterRegistry registry) {
+        EventsProperties.Mercure mercure = properties.mercure();
+        return new MercureHub(
+                mercure.maxSubscribers(),
+                mercure.subscriberBuffer(),
+                mercure.heartbeat(),
+                Schedulers.parallel(),
+                registry);
+    }
+
+    @Bean
+    MercureController mercureController(
+            EventsProperties properties,
+            ShortgateProperties shortgate,
+            MercureTokens tokens,
+            MercureHub hub,
+            Clock clock) {
+        URI origin = properties.mercure().publicHubUrl() != null
+                ? properties.mercure().publicHubUrl()
+                : shortgate.baseUrl();
+        return new MercureController(properties.mercure(), origin, tokens, hub, clock);
+    }
+
+    @Bean
+    @RedisConfigured
+    @ConditionalOnBooleanProperty(name = "shortgate.events.mercure.enabled", matchIfMissing = true)
+    MercureFanOut mercureFanOut(
+            EventsProperties properties,
+            SharedRedis redis,
+            ReactiveRedisConnectionFactory connections,
+            MercureHub hub,
+            MeterRegistry registry) {
+        return new MercureFanOut(
+                new RedisChannels(redis, "mercure_fanout", registry),
+                connections,
+                properties.mercure().channel(),
+                hub);
+    }
+
+    @Bean
+    @RedisConfigured
+    @ConditionalOnBooleanProperty("shortgate.events.redis.enabled")
+    RedisTopics redisTopics(EventsProperties properties, SharedRedis redis, MeterRegistry registry) {
+        return new RedisTopics(
+                new RedisChannels(redis, "redis", registry), properties.redis().perCodeTopic());
+    }
+
+    @Bean
+    @ConditionalOnBooleanProperty(name = "shortgate.events.enabled", matchIfMissing = true)
+    EventSource eventSource(
+            EventsProperties properties,
+            ShortgateProperties shortgate,
+            LinkRepository links,
+            DatabaseClient db,
+            VisitTap.Describer describer,
+            JsonMapper json,
+            MercureHub hub,
+            ObjectProvider<RedisTopics> redisTopics,
+            Scheduler eventsWorker,
+            MeterRegistry registry) {
+        List<UpdateSink> sinks = new ArrayList<>();
+        if (properties.mercure().enabled()) {
+            sinks.add(hub);
+        }
+        redisTopics.ifAvailable(sinks::add);
+        ShortUrls shortUrls = new ShortUrls(links, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl());
+        ShlinkPayloads payloads = new ShlinkPayloads(
+                shortUrls, describer, json, shortgate.baseUrl().toString());
+        return new EventSource(payloads, sinks, properties.bufferCapacity(), eventsWorker, registry);
+    }
+}
