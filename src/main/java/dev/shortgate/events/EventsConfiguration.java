@@ -11,6 +11,7 @@ import dev.shortgate.system.redis.SharedRedis;
 import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.visit.VisitTap;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -86,6 +87,17 @@ class EventsConfiguration {
     }
 
     @Bean
+    @ConditionalOnBooleanProperty("shortgate.events.rabbitmq.enabled")
+    RabbitTopics rabbitTopics(EventsProperties properties, RabbitTemplate rabbit, MeterRegistry registry) {
+        return new RabbitTopics(
+                rabbit,
+                properties.rabbitmq(),
+                Schedulers.newSingle("shortgate-events-rabbitmq", true),
+                Schedulers.parallel(),
+                registry);
+    }
+
+    @Bean
     @ConditionalOnBooleanProperty(name = "shortgate.events.enabled", matchIfMissing = true)
     EventSource eventSource(
             EventsProperties properties,
@@ -96,6 +108,7 @@ class EventsConfiguration {
             JsonMapper json,
             MercureHub hub,
             ObjectProvider<RedisTopics> redisTopics,
+            ObjectProvider<RabbitTopics> rabbitTopics,
             Scheduler eventsWorker,
             MeterRegistry registry) {
         List<UpdateSink> sinks = new ArrayList<>();
@@ -103,6 +116,7 @@ class EventsConfiguration {
             sinks.add(hub);
         }
         redisTopics.ifAvailable(sinks::add);
+        rabbitTopics.ifAvailable(sinks::add);
         ShortUrls shortUrls = new ShortUrls(links, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl());
         ShlinkPayloads payloads = new ShlinkPayloads(
                 shortUrls, describer, json, shortgate.baseUrl().toString());

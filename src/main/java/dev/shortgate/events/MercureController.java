@@ -62,7 +62,9 @@ class MercureController {
         Instant expires = clock.instant().plus(Duration.ofDays(properties.jwtDays()));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("mercureHubUrl", hubUrl.toString());
-        body.put("token", tokens.issue(MercureTokens.ALL, expires));
+        String token = tokens.issue(MercureTokens.ALL, expires);
+        body.put("token", token);
+        body.put("jwt", token); // Shlink's documented name (MercureInfo.json); its action answers "token"
         body.put("jwtExpiration", ShortUrls.date(expires));
         return ResponseEntity.ok(body);
     }
