@@ -15,10 +15,16 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.reactive.CorsWebFilter;
+import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
@@ -60,6 +66,31 @@ class EventsConfiguration {
                 ? properties.mercure().publicHubUrl()
                 : shortgate.baseUrl();
         return new MercureController(properties.mercure(), origin, tokens, hub, clock);
+    }
+
+    /**
+     * CORS for the hub, so shlink-web-client served from another origin can open it: the hub's own origins, or those
+     * Shlink's API allows. Preflights are answered here.
+     */
+    @Bean
+    CorsWebFilter mercureCors(EventsProperties properties, Environment environment) {
+        List<String> origins = properties.mercure().corsAllowedOrigins();
+        if (origins.isEmpty()) {
+            origins = Binder.get(environment)
+                    .bind("shortgate.shlink.cors-allowed-origins", Bindable.listOf(String.class))
+                    .orElse(List.of());
+        }
+        UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
+        if (!origins.isEmpty()) {
+            CorsConfiguration cors = new CorsConfiguration();
+            cors.setAllowedOriginPatterns(origins);
+            cors.setAllowedMethods(List.of("GET"));
+            cors.setAllowedHeaders(List.of("*"));
+            cors.setAllowCredentials(true);
+            cors.setMaxAge(3600L);
+            source.registerCorsConfiguration(MercureController.HUB_PATH, cors);
+        }
+        return new CorsWebFilter(source);
     }
 
     @Bean

@@ -2,6 +2,7 @@ package dev.shortgate.events;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -44,6 +45,8 @@ public record EventsProperties(
      * @param subscriberBuffer updates held for one subscriber; a subscriber that falls this far behind is dropped
      * @param heartbeat      how often an idle stream gets a comment, so proxies keep it open
      * @param channel        the Redis channel that carries updates between pods (when Redis is configured)
+     * @param corsAllowedOrigins origins a browser may open the hub from (shlink-web-client's); empty: those of
+     *                       {@code shortgate.shlink.cors-allowed-origins}; {@code *} allows any
      */
     public record Mercure(
             @DefaultValue("true") boolean enabled,
@@ -55,7 +58,9 @@ public record EventsProperties(
             @NotNull @DefaultValue("15s") Duration heartbeat,
 
             @NotNull @DefaultValue("shortgate:events:mercure")
-            String channel) {}
+            String channel,
+
+            @NotNull @DefaultValue List<String> corsAllowedOrigins) {}
 
     /**
      * @param enabled whether updates are published on Redis pub/sub, one channel per Shlink topic

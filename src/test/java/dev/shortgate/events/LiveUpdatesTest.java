@@ -29,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
             "shortgate.security.admin-key=" + LiveUpdatesTest.KEY,
             "shortgate.base-url=https://sho.rt",
             "shortgate.events.mercure.heartbeat=200ms",
+            "shortgate.shlink.cors-allowed-origins=https://ui.example",
             "spring.r2dbc.url=r2dbc:h2:mem:///liveupdates?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
         })
 @AutoConfigureWebTestClient(timeout = "30s")
@@ -172,6 +173,27 @@ class LiveUpdatesTest {
                 .exchange()
                 .expectStatus()
                 .isBadRequest();
+    }
+
+    @Test
+    void theHubAnswersAPreflightFromShlinksAllowedOriginAndRefusesOthers() {
+        web.options()
+                .uri("/.well-known/mercure?topic=*")
+                .header(HttpHeaders.ORIGIN, "https://ui.example")
+                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "GET")
+                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS, "authorization")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, "https://ui.example");
+        web.options()
+                .uri("/.well-known/mercure?topic=*")
+                .header(HttpHeaders.ORIGIN, "https://evil.example")
+                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "GET")
+                .exchange()
+                .expectStatus()
+                .isForbidden();
     }
 
     @Test
