@@ -44,7 +44,9 @@ class MercureAcrossPodsIT {
                 "shortgate.events.mercure.channel",
                 TestServers.newRedisPrefix() + "mercure",
                 "shortgate.events.mercure.jwt-secret",
-                "a-shared-secret-of-at-least-32-bytes!");
+                "a-shared-secret-of-at-least-32-bytes!",
+                "shortgate.events.redis.enabled",
+                "true");
         podA = RunningApp.start(settings);
         podB = RunningApp.start(settings);
     }
@@ -116,6 +118,51 @@ class MercureAcrossPodsIT {
                 .expectComplete()
                 .verify(Duration.ofSeconds(30));
         assertThat(List.of(podA.bean(MercureHub.class).subscribers())).containsExactly(0);
+    }
+
+    @Test
+    void shlinksRedisTopicsCarryEveryVisitButThePerCodeTopicIsOptIn() throws Exception {
+        String code = (String) podB.web()
+                .post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/redis/topics"))
+                .exchange()
+                .expectStatus()
+                .is2xxSuccessful()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code");
+        io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(TestServers.redisUrl());
+        try (var connection = client.connectPubSub()) {
+            java.util.List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.List<String> channels = new java.util.concurrent.CopyOnWriteArrayList<>();
+            connection.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<String, String>() {
+                @Override
+                public void message(String channel, String message) {
+                    if (message.contains("\"shortCode\":\"" + code + "\"")) {
+                        channels.add(channel);
+                        messages.add(message);
+                    }
+                }
+            });
+            connection.sync().subscribe(Topics.NEW_VISIT, Topics.newShortUrlVisit(code));
+            for (int i = 0; i < 5; i++) {
+                podB.web().get().uri("/" + code).exchange().expectStatus().isFound();
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> messages.size() >= 5);
+            sleep(Duration.ofMillis(500));
+            assertThat(channels).hasSize(5).containsOnly(Topics.NEW_VISIT);
+            JsonMapper json = JsonMapper.builder().build();
+            assertThat(json.readTree(messages.get(0))
+                            .get("visit")
+                            .get("redirectUrl")
+                            .asString())
+                    .isEqualTo("https://example.com/redis/topics");
+        } finally {
+            client.shutdown();
+        }
     }
 
     static void sleep(Duration duration) {
