@@ -26,6 +26,7 @@ import reactor.core.scheduler.Scheduler;
  * {@code buffer-capacity} facts are held, and one that finds the buffer full is dropped and counted
  * ({@code shortgate.events.dropped{sink="source",reason="buffer_full"}}). A worker turns facts into Shlink's updates
  * ({@link ShlinkPayloads}) and hands each to every {@link UpdateSink}, each of which buffers and sheds on its own.
+ * While no sink is interested (no broker configured, nobody subscribed to the hub) a fact is not even taken.
  */
 final class EventSource implements VisitTap, SmartLifecycle {
 
@@ -87,7 +88,7 @@ final class EventSource implements VisitTap, SmartLifecycle {
 
     private void offer(Fact fact) {
         FluxSink<Fact> target = sink;
-        if (!running || target == null || sinks.isEmpty()) {
+        if (!running || target == null || !anyInterested()) {
             return;
         }
         if (held.incrementAndGet() > capacity) {
@@ -97,6 +98,16 @@ final class EventSource implements VisitTap, SmartLifecycle {
         }
         taken.increment();
         target.next(fact);
+    }
+
+    /** Whether any sink wants updates now: without one, a visit costs this loop and nothing else. */
+    private boolean anyInterested() {
+        for (UpdateSink target : sinks) {
+            if (target.interested()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Mono<Void> render(Fact fact) {

@@ -106,7 +106,9 @@ class EventsConfiguration {
                 new RedisChannels(redis, "mercure_fanout", registry),
                 connections,
                 properties.mercure().channel(),
-                hub);
+                hub,
+                MercureFanOut.PRESENCE_PERIOD,
+                System::nanoTime);
     }
 
     @Bean

@@ -2,6 +2,7 @@ package dev.shortgate.events;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,32 +24,81 @@ import reactor.util.retry.Retry;
  * subscription is made again, with backoff, whenever it drops. Pub/sub is at-most-once: an update published while a
  * pod is not subscribed does not reach that pod's subscribers, as a Mercure hub without history would not either.
  * A message is {@code pod \n topic \n perCode \n json}.
+ *
+ * <p>Publishing every visit to Redis when nobody watches would cost a {@code PUBLISH} per redirect for nothing, so
+ * a pod with subscribers says so on the channel every {@code presence} period ({@code pod \n ~subscribers}), and a
+ * pod publishes its updates to the channel only while another pod it heard from within three periods has them. A
+ * subscriber that opens on one pod may thus miss up to one period of the other pods' visits.
  */
 final class MercureFanOut implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(MercureFanOut.class);
+
+    /** The second line of a presence message: no topic starts with {@code ~}. */
+    static final String PRESENCE = "~subscribers";
+
+    /** How often a pod with subscribers says so. */
+    static final Duration PRESENCE_PERIOD = Duration.ofSeconds(2);
 
     private final RedisChannels channels;
     private final ReactiveRedisConnectionFactory connections;
     private final String channel;
     private final MercureHub hub;
     private final String pod = UUID.randomUUID().toString();
+    private final Duration presence;
+    private final LongSupplier nanoTime;
+    private volatile long remotePresenceAt = Long.MIN_VALUE;
     private volatile Disposable subscription;
+    private volatile Disposable announcing;
 
-    MercureFanOut(RedisChannels channels, ReactiveRedisConnectionFactory connections, String channel, MercureHub hub) {
+    /**
+     * @param presence how often a pod with subscribers says so on the channel; a pod publishes its updates only
+     *                 while another pod said so within three periods
+     */
+    MercureFanOut(
+            RedisChannels channels,
+            ReactiveRedisConnectionFactory connections,
+            String channel,
+            MercureHub hub,
+            Duration presence,
+            LongSupplier nanoTime) {
         this.channels = channels;
         this.connections = connections;
         this.channel = channel;
         this.hub = hub;
+        this.presence = presence;
+        this.nanoTime = nanoTime;
     }
 
-    /** Sends this pod's update to the other pods. */
+    /** Whether another pod said it had subscribers within the last three presence periods. */
+    boolean remoteInterest() {
+        long at = remotePresenceAt;
+        return at != Long.MIN_VALUE && nanoTime.getAsLong() - at < presence.toNanos() * 3;
+    }
+
+    /** Says on the channel that this pod has subscribers, when it has. */
+    void announce() {
+        if (hub.subscribers() > 0) {
+            channels.publish(channel, pod + "\n" + PRESENCE);
+        }
+    }
+
+    /** Sends this pod's update to the other pods, while one of them has subscribers. */
     void publish(Update update) {
+        if (!remoteInterest()) {
+            return;
+        }
         channels.publish(channel, pod + "\n" + update.topic() + "\n" + update.perCode() + "\n" + update.json());
     }
 
     /** Delivers an update of another pod to this pod's subscribers; ignores this pod's own and malformed ones. */
     void received(String message) {
+        if (message.endsWith("\n" + PRESENCE)) {
+            if (!message.startsWith(pod + "\n")) {
+                remotePresenceAt = nanoTime.getAsLong();
+            }
+            return;
+        }
         int first = message.indexOf('\n');
         int second = first < 0 ? -1 : message.indexOf('\n', first + 1);
         int third = second < 0 ? -1 : message.indexOf('\n', second + 1);
@@ -63,7 +113,8 @@ final class MercureFanOut implements SmartLifecycle {
 
     @Override
     public void start() {
-        hub.fanOutTo(this::publish);
+        hub.fanOutTo(this::publish, this::remoteInterest, this::announce);
+        announcing = Flux.interval(Duration.ZERO, presence).subscribe(tick -> announce());
         subscription = Mono.defer(() -> {
                     ReactiveRedisMessageListenerContainer container =
                             new ReactiveRedisMessageListenerContainer(connections);
@@ -83,7 +134,10 @@ final class MercureFanOut implements SmartLifecycle {
 
     @Override
     public void stop() {
-        hub.fanOutTo(update -> {});
+        hub.fanOutTo(update -> {}, () -> false, () -> {});
+        if (announcing != null) {
+            announcing.dispose();
+        }
         Disposable current = subscription;
         if (current != null) {
             current.dispose();

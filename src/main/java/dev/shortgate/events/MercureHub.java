@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -40,6 +41,8 @@ final class MercureHub implements UpdateSink {
     private final Counter droppedSlow;
     private final Counter refusedFull;
     private volatile Consumer<Update> fanOut = update -> {};
+    private volatile BooleanSupplier remoteInterest = () -> false;
+    private volatile Runnable subscribed = () -> {};
 
     MercureHub(int maxSubscribers, int bufferSize, Duration heartbeat, Scheduler timer, MeterRegistry registry) {
         this.maxSubscribers = maxSubscribers;
@@ -57,9 +60,20 @@ final class MercureHub implements UpdateSink {
                 .register(registry);
     }
 
-    /** Where this pod's updates go to reach the other pods (Redis pub/sub); none by default. */
-    void fanOutTo(Consumer<Update> fanOut) {
+    /**
+     * Where this pod's updates go to reach the other pods (Redis pub/sub), and whether any other pod has subscribers
+     * now; none by default.
+     */
+    void fanOutTo(Consumer<Update> fanOut, BooleanSupplier remoteInterest, Runnable subscribed) {
         this.fanOut = fanOut;
+        this.remoteInterest = remoteInterest;
+        this.subscribed = subscribed;
+    }
+
+    /** Only while someone subscribes, on this pod or (as far as the fan-out heard) another. */
+    @Override
+    public boolean interested() {
+        return open.get() > 0 || remoteInterest.getAsBoolean();
     }
 
     @Override
@@ -108,6 +122,7 @@ final class MercureHub implements UpdateSink {
         }
         Subscriber subscriber = new Subscriber(selectors(topics), selectors(granted), bufferSize);
         subscribers.add(subscriber);
+        subscribed.run();
         Flux<ServerSentEvent<String>> beats = Flux.interval(heartbeat, heartbeat, timer)
                 .map(tick -> ServerSentEvent.<String>builder().comment("").build());
         return Flux.merge(subscriber.sink.asFlux(), beats)

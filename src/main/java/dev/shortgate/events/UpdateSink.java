@@ -9,6 +9,14 @@ public interface UpdateSink {
     /** The sink's name, the {@code sink} tag of its meters. */
     String name();
 
+    /**
+     * Whether the sink wants updates now; called on the event loop for every visit, so it must be a field read. A
+     * broker always does; the Mercure hub only while someone subscribes, here or on another pod.
+     */
+    default boolean interested() {
+        return true;
+    }
+
     /** Takes one update, or drops and counts it. Never blocks, never throws. */
     void accept(Update update);
 }

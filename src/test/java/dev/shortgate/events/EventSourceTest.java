@@ -114,6 +114,32 @@ class EventSourceTest {
     }
 
     @Test
+    void whileNoSinkIsInterestedNothingIsTaken() {
+        UpdateSink idle = new UpdateSink() {
+            @Override
+            public String name() {
+                return "idle";
+            }
+
+            @Override
+            public boolean interested() {
+                return false;
+            }
+
+            @Override
+            public void accept(Update update) {
+                received.add(update);
+            }
+        };
+        EventSource source = new EventSource(payloads, List.of(idle), 10, Schedulers.fromExecutor(executor), registry);
+        source.start();
+        source.created(new LinksCreated(List.of(link("x"))));
+        assertThat(counter("shortgate.events.published", null)).isZero();
+        assertThat(source.held()).isZero();
+        source.stop();
+    }
+
+    @Test
     void withoutSinksNothingIsTaken() {
         EventSource source = new EventSource(payloads, List.of(), 10, Schedulers.fromExecutor(executor), registry);
         source.start();

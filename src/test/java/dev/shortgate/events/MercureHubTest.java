@@ -106,6 +106,26 @@ class MercureHubTest {
     }
 
     @Test
+    void theHubWantsUpdatesOnlyWhileSomeoneSubscribesHereOrOnAnotherPod() {
+        MercureHub hub = hub(10, 4);
+        assertThat(hub.interested()).isFalse();
+        var stream = hub.subscribe(List.of("*"), List.of("*")).subscribe();
+        assertThat(hub.interested()).isTrue();
+        stream.dispose();
+        assertThat(hub.interested()).isFalse();
+        boolean[] remote = {true};
+        int[] announced = {0};
+        hub.fanOutTo(update -> {}, () -> remote[0], () -> announced[0]++);
+        assertThat(hub.interested()).isTrue();
+        remote[0] = false;
+        assertThat(hub.interested()).isFalse();
+        hub.subscribe(List.of("*"), List.of("*")).subscribe().dispose();
+        assertThat(announced[0])
+                .as("a new subscriber is announced to the other pods at once")
+                .isEqualTo(1);
+    }
+
+    @Test
     void selectorsMatchTopicsTemplatesAndEverything() {
         assertThat(MercureHub.selector("*").test("https://shlink.io/new-visit")).isTrue();
         assertThat(MercureHub.selector("https://shlink.io/new-visit").test("https://shlink.io/new-visit"))
