@@ -47,7 +47,9 @@ final class ShlinkPayloads {
             Object longUrl = shortUrl.get("longUrl");
             Map<String, Object> payload = new LinkedHashMap<>();
             payload.put("shortUrl", shortUrl);
-            payload.put("visit", visit(raw, origin + "/" + raw.code(), longUrl));
+            payload.put(
+                    "visit",
+                    visit(raw, origin + "/" + raw.code(), raw.redirectUrl() != null ? raw.redirectUrl() : longUrl));
             String text = write(payload);
             List<Update> updates = new ArrayList<>(2);
             updates.add(new Update(Topics.newShortUrlVisit(raw.code()), text, true));

@@ -129,7 +129,9 @@ final class ShortUrls {
         shortUrl.put("title", title);
         shortUrl.put("crawlable", crawlable);
         shortUrl.put("forwardQuery", link.forwardQuery());
-        shortUrl.put("hasRedirectRules", false);
+        shortUrl.put(
+                "hasRedirectRules",
+                link.rules() != null && !link.rules().rules().isEmpty());
         return shortUrl;
     }
 
