@@ -21,8 +21,8 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Shlink's health check (open, as in Shlink), its one default domain and that domain's not-found redirects, and
- * Mercure (not configured: 501).
+ * Shlink's health check (open, as in Shlink), and its one default domain and that domain's not-found redirects
+ * (Mercure is the events feature's).
  */
 @RestController
 class ShlinkSystemController {
@@ -120,11 +120,5 @@ class ShlinkSystemController {
         }
         invalid.add(field);
         return null;
-    }
-
-    @GetMapping(path = "/rest/v3/mercure-info", produces = MediaType.APPLICATION_JSON_VALUE)
-    Mono<Void> mercureInfo(ServerWebExchange exchange) {
-        ApiPrincipal.of(exchange);
-        return Mono.error(ShlinkErrors.mercureNotConfigured());
     }
 }

@@ -7,7 +7,7 @@ import org.springframework.modulith.NamedInterface;
  * What an orphan visit asked for, in Shlink's terms: a request that reached no link. Each type has a stable id
  * (the {@code type} column of {@code orphan_visit} and {@code orphan_visit_stats}) and Shlink's name.
  */
-@NamedInterface({"recording", "orphans"})
+@NamedInterface({"recording", "orphans", "taps"})
 public enum OrphanVisitType {
     /** {@code GET /{code}} for a code that leads nowhere (unknown, disabled or deleted). */
     INVALID_SHORT_URL(1, "invalid_short_url"),

@@ -20,6 +20,7 @@ import java.time.Instant;
  * @param redirectUrl the target a redirect rule or split chose, before the forwarded query; {@code null} when the
  *                  link's own URL was used (and for orphan visits)
  */
+@org.springframework.modulith.NamedInterface("taps")
 public record RawVisit(
         byte[] id,
         String code,

@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
@@ -104,6 +105,7 @@ class VisitConfiguration {
             SharedSecrets secrets,
             ReactiveTransactionManager transactionManager,
             VisitCountFlusher counts,
+            ObjectProvider<VisitTap> taps,
             Clock clock,
             MeterRegistry registry) {
         TransactionalOperator transactions = TransactionalOperator.create(transactionManager);
@@ -123,6 +125,7 @@ class VisitConfiguration {
                 tally,
                 uniques,
                 counts,
+                taps.getIfAvailable(() -> VisitTap.NONE),
                 clock,
                 Schedulers.parallel(),
                 registry);

@@ -575,7 +575,7 @@ class ShlinkApiTest {
     }
 
     @Test
-    void domainsListTheBaseUrlHostAndMercureIsNotConfigured() {
+    void domainsListTheBaseUrlHostAndMercureInfoGivesAHubAndAToken() {
         String domains = web.get()
                 .uri(API + "/domains")
                 .exchange()
@@ -590,12 +590,12 @@ class ShlinkApiTest {
                 .uri(API + "/mercure-info")
                 .exchange()
                 .expectStatus()
-                .isEqualTo(501)
+                .isOk()
                 .expectBody(String.class)
                 .returnResult()
                 .getResponseBody();
-        ShlinkSchemas.assertValid("v2_mercure-info.json", "get", "501", mercure);
-        assertThat(mercure).contains("https://shlink.io/api/error/mercure-not-configured");
+        ShlinkSchemas.assertValid("v2_mercure-info.json", "get", "200", mercure);
+        assertThat(mercure).contains("/.well-known/mercure", "\"token\"", "\"jwtExpiration\"");
     }
 
     @Test

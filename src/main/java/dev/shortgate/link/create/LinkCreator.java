@@ -11,18 +11,21 @@ import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkChanges;
 import dev.shortgate.link.LinkRequests;
 import dev.shortgate.link.LinkService.Created;
+import dev.shortgate.link.LinksCreated;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.link.store.LinkWrites;
 import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.problem.Problem;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
  * Find-or-create of one link: reuse the code this URL already has with the same settings, or claim the first free
- * candidate; the primary key decides every race. A link made is announced to the caches through {@link LinkChanges}.
+ * candidate; the primary key decides every race. A link made is announced to the caches through {@link LinkChanges},
+ * then to whoever listens as {@link LinksCreated}.
  */
 @Component
 public class LinkCreator {
@@ -30,6 +33,7 @@ public class LinkCreator {
     private final LinkRepository links;
     private final LinkWrites writes;
     private final LinkChanges changes;
+    private final ApplicationEventPublisher events;
     private final Counter createdGenerated;
     private final Counter createdAlias;
     private final Counter collisions;
@@ -44,11 +48,13 @@ public class LinkCreator {
             CodeStrategies strategies,
             LinkChanges changes,
             ConflictRetry conflicts,
+            ApplicationEventPublisher events,
             MeterRegistry registry) {
         this.links = links;
         this.conflicts = conflicts;
         this.writes = writes;
         this.changes = changes;
+        this.events = events;
         this.createdGenerated = Counter.builder("shortgate.links.creations")
                 .tag("kind", "generated")
                 .description("Links created")
@@ -141,7 +147,9 @@ public class LinkCreator {
             return Mono.just(created);
         }
         (created.link().alias() ? createdAlias : createdGenerated).increment();
-        return changes.created(created.link()).thenReturn(created);
+        return changes.created(created.link())
+                .then(Mono.fromRunnable(() -> events.publishEvent(new LinksCreated(List.of(created.link())))))
+                .thenReturn(created);
     }
 
     /** Counts links made together and tells the caches of them all at once. */
@@ -150,6 +158,7 @@ public class LinkCreator {
             return Mono.empty();
         }
         createdGenerated.increment(made.size());
-        return changes.createdAll(made);
+        return changes.createdAll(made)
+                .then(Mono.fromRunnable(() -> events.publishEvent(new LinksCreated(List.copyOf(made)))));
     }
 }

@@ -12,13 +12,14 @@ import javax.crypto.spec.SecretKeySpec;
 
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.Visit;
+import dev.shortgate.visit.VisitTap;
 import dev.shortgate.visit.Visitor;
 
 /**
  * Turns raw visits into rows: client id, IP anonymisation, user agent parsing and geolocation. It does CPU work
  * and file reads, so the writer calls it on a worker thread, never on the event loop.
  */
-public final class VisitEnricher {
+public final class VisitEnricher implements VisitTap.Describer {
 
     private final Supplier<UserAgentParser> parser;
     private final GeoLocator geo;
@@ -40,6 +41,13 @@ public final class VisitEnricher {
     /** The ISO country of an address or network (GeoIP2, cached), or {@code null}; call it on a worker thread. */
     public String country(InetAddress address) {
         return geo.locate(address).country();
+    }
+
+    /** GeoIP (in memory) and the bot heuristic, without parsing the agent; call it on a worker thread. */
+    @Override
+    public Description describe(InetAddress ip, String userAgent) {
+        GeoLocator.Location location = geo.locate(ip);
+        return new Description(location.country(), location.city(), UserAgentParser.looksLikeBot(userAgent));
     }
 
     /** @param clientIdKey key of the client-id HMAC, shared by every pod */

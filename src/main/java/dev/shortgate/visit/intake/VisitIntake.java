@@ -11,6 +11,7 @@ import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitId;
 import dev.shortgate.visit.VisitProperties;
+import dev.shortgate.visit.VisitTap;
 import dev.shortgate.visit.counts.UniqueVisitors;
 import dev.shortgate.visit.counts.VisitCountFlusher;
 import dev.shortgate.visit.counts.VisitTally;
@@ -24,7 +25,8 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 
 /**
  * The {@link VisitRecorder}'s work on the event loop, one visit at a time: it counts the visit at once in the
- * {@link VisitTally} and the {@link UniqueVisitors} sketch and offers its raw row to the {@link RawVisitBuffer}.
+ * {@link VisitTally} and the {@link UniqueVisitors} sketch, offers its raw row to the {@link RawVisitBuffer}, and
+ * hands it to the {@link VisitTap}.
  * Nothing is parsed or looked up here, nothing blocks and nothing is thrown: a visit whose facts cannot be read is
  * counted as dropped ({@code unreadable}), and one that arrives after recording has closed as dropped
  * ({@code shutdown}). It tracks the visits being taken right now, so that closing can wait for them.
@@ -42,6 +44,7 @@ final class VisitIntake {
     private final UniqueVisitors uniques;
     private final VisitCountFlusher counts;
     private final RawVisitBuffer buffer;
+    private final VisitTap tap;
     private final Clock clock;
 
     /**
@@ -66,6 +69,7 @@ final class VisitIntake {
             UniqueVisitors uniques,
             VisitCountFlusher counts,
             RawVisitBuffer buffer,
+            VisitTap tap,
             Clock clock,
             MeterRegistry registry) {
         this.properties = properties;
@@ -75,6 +79,7 @@ final class VisitIntake {
         this.uniques = uniques;
         this.counts = counts;
         this.buffer = buffer;
+        this.tap = tap;
         this.clock = clock;
         this.counted = Counter.builder("shortgate.visits.counted")
                 .description("Visits counted (every redirect answered to a GET, bots included)")
@@ -168,7 +173,9 @@ final class VisitIntake {
                 tally.add(orphan.tallyKey, day, agent, null, null, null);
                 orphansCounted.increment();
             }
-            buffer.offer(new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery, redirectUrl));
+            RawVisit raw = new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery, redirectUrl);
+            buffer.offer(raw);
+            tap.visited(raw);
         } catch (RuntimeException e) {
             rejectedUnreadable.increment();
             log.debug("Could not take {}: {}", orphan == null ? "a visit" : "an orphan visit", e.toString());

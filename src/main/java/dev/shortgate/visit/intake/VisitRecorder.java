@@ -10,6 +10,7 @@ import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitId;
 import dev.shortgate.visit.VisitProperties;
+import dev.shortgate.visit.VisitTap;
 import dev.shortgate.visit.counts.UniqueVisitors;
 import dev.shortgate.visit.counts.VisitCountFlusher;
 import dev.shortgate.visit.counts.VisitTally;
@@ -79,12 +80,28 @@ public final class VisitRecorder implements SmartLifecycle {
             Clock clock,
             Scheduler timer,
             MeterRegistry registry) {
+        this(properties, clientIps, ids, writer, tally, uniques, counts, VisitTap.NONE, clock, timer, registry);
+    }
+
+    /** @param tap told of every visit taken, on the event loop ({@link VisitTap}) */
+    public VisitRecorder(
+            VisitProperties properties,
+            ClientIpResolver clientIps,
+            VisitId ids,
+            BatchWriter writer,
+            VisitTally tally,
+            UniqueVisitors uniques,
+            VisitCountFlusher counts,
+            VisitTap tap,
+            Clock clock,
+            Scheduler timer,
+            MeterRegistry registry) {
         this.properties = properties;
         this.tally = tally;
         this.counts = counts;
         this.timer = timer;
         this.buffer = new RawVisitBuffer(properties, writer, timer, registry);
-        this.intake = new VisitIntake(properties, clientIps, ids, tally, uniques, counts, buffer, clock, registry);
+        this.intake = new VisitIntake(properties, clientIps, ids, tally, uniques, counts, buffer, tap, clock, registry);
     }
 
     /**

@@ -1,0 +1,103 @@
+package dev.shortgate.events;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.visit.RawVisit;
+import dev.shortgate.visit.VisitTap;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Shlink's updates ({@code PublishingUpdatesGenerator}) with Shlink's payloads: {@code {"shortUrl", "visit"}} for a
+ * visit, on {@code new-visit/{shortCode}} and {@code new-visit}; {@code {"visit"}} for an orphan visit, on
+ * {@code new-orphan-visit}, the visit with its {@code type}; {@code {"shortUrl"}} for a new short URL. A visit is
+ * Shlink's {@code Visit::jsonSerialize}: referer, date, userAgent, visitLocation, potentialBot, visitedUrl and
+ * redirectUrl.
+ */
+final class ShlinkPayloads {
+
+    private final ShortUrls shortUrls;
+    private final VisitTap.Describer describer;
+    private final JsonMapper json;
+    private final String origin;
+
+    /** @param origin the base URL without a trailing {@code /}, that visited paths are joined to */
+    ShlinkPayloads(ShortUrls shortUrls, VisitTap.Describer describer, JsonMapper json, String origin) {
+        this.shortUrls = shortUrls;
+        this.describer = describer;
+        this.json = json;
+        this.origin = origin.endsWith("/") ? origin.substring(0, origin.length() - 1) : origin;
+    }
+
+    /** The updates of one visit: two for a visit of a link (per code first, as Shlink), one for an orphan visit. */
+    Mono<List<Update>> ofVisit(RawVisit raw) {
+        if (raw.orphan() != null) {
+            return Mono.fromCallable(() -> {
+                Map<String, Object> visit = visit(raw, visitedUrl(raw), null);
+                visit.put("type", raw.orphan().value());
+                return List.of(new Update(Topics.NEW_ORPHAN_VISIT, write(Map.of("visit", visit)), false));
+            });
+        }
+        return shortUrls.ofCode(raw.code()).defaultIfEmpty(Map.of()).map(shortUrl -> {
+            Object longUrl = shortUrl.get("longUrl");
+            Map<String, Object> payload = new LinkedHashMap<>();
+            payload.put("shortUrl", shortUrl);
+            payload.put(
+                    "visit",
+                    visit(raw, origin + "/" + raw.code(), raw.redirectUrl() != null ? raw.redirectUrl() : longUrl));
+            String text = write(payload);
+            List<Update> updates = new ArrayList<>(2);
+            updates.add(new Update(Topics.newShortUrlVisit(raw.code()), text, true));
+            updates.add(new Update(Topics.NEW_VISIT, text, false));
+            return updates;
+        });
+    }
+
+    /** The update of a new short URL. */
+    Update ofNewLink(Link link) {
+        return new Update(Topics.NEW_SHORT_URL, write(Map.of("shortUrl", shortUrls.ofNewLink(link))), false);
+    }
+
+    private Map<String, Object> visit(RawVisit raw, String visitedUrl, Object redirectUrl) {
+        VisitTap.Describer.Description who = describer.describe(raw.ip(), raw.userAgent());
+        Map<String, Object> visit = new LinkedHashMap<>();
+        visit.put("referer", raw.referer() == null ? "" : raw.referer());
+        visit.put("date", ShortUrls.date(raw.at()));
+        visit.put("userAgent", raw.userAgent() == null ? "" : raw.userAgent());
+        visit.put("visitLocation", location(who.country(), who.city()));
+        visit.put("potentialBot", who.bot());
+        visit.put("visitedUrl", visitedUrl);
+        visit.put("redirectUrl", redirectUrl);
+        return visit;
+    }
+
+    private String visitedUrl(RawVisit raw) {
+        String url = origin + "/" + raw.code();
+        return raw.query() == null || raw.query().isEmpty() ? url : url + "?" + raw.query();
+    }
+
+    private static Map<String, Object> location(String country, String city) {
+        if (country == null && city == null) {
+            return null;
+        }
+        String code = country == null ? "" : country;
+        Map<String, Object> location = new LinkedHashMap<>();
+        location.put("countryCode", code);
+        location.put("countryName", code.isEmpty() ? "" : new Locale("", code).getDisplayCountry(Locale.ENGLISH));
+        location.put("regionName", "");
+        location.put("cityName", city == null ? "" : city);
+        location.put("latitude", 0.0);
+        location.put("longitude", 0.0);
+        location.put("timezone", "");
+        return location;
+    }
+
+    private String write(Object payload) {
+        return json.writeValueAsString(payload);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.shortgate.events;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shortgate.link.Link;
+import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkRows;
+import org.springframework.r2dbc.core.DatabaseClient;
+import reactor.core.publisher.Mono;
+
+/**
+ * Shlink's short URL ({@code ShortUrlDataTransformer}) for the updates: the link, its Shlink fields, tags and visit
+ * totals. A visit's update reuses the one read for its code for {@code short-url-cache-ttl} (Caffeine, bounded,
+ * coalesced), so a flood of visits to one code costs one read per period, never one per visit; the totals trail by
+ * that much, as Shlink's own list trails by a counts flush.
+ */
+final class ShortUrls {
+
+    /** Shlink's date format: ISO-8601 with a numeric offset. */
+    private static final DateTimeFormatter DATE =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxxx", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+    private final LinkRepository links;
+    private final DatabaseClient db;
+    private final String baseUrl;
+    private final AsyncCache<String, Map<String, Object>> cache;
+
+    ShortUrls(LinkRepository links, DatabaseClient db, String baseUrl, Duration ttl) {
+        this.links = links;
+        this.db = db;
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
+        this.cache =
+                Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).buildAsync();
+    }
+
+    /** The short URL of {@code code} as a visit's update shows it; empty when the link is gone. */
+    Mono<Map<String, Object>> ofCode(String code) {
+        return Mono.fromFuture(
+                        () -> cache.get(code, (key, executor) -> read(key).toFuture()), true)
+                .filter(map -> !map.isEmpty());
+    }
+
+    /** A link just created: nothing has been counted or tagged through Shlink yet that a read would show. */
+    Map<String, Object> ofNewLink(Link link) {
+        return shape(link, null, false, null, 0, 0, List.of());
+    }
+
+    private Mono<Map<String, Object>> read(String code) {
+        return links.findByCode(code)
+                .filter(link -> link.deletedAt() == null)
+                .flatMap(link -> Mono.zip(meta(code), totals(code), tags(code))
+                        .map(parts -> shape(
+                                link,
+                                parts.getT1().title,
+                                parts.getT1().crawlable,
+                                parts.getT1().validSince,
+                                parts.getT2()[0],
+                                parts.getT2()[1],
+                                parts.getT3())))
+                .defaultIfEmpty(Map.of());
+    }
+
+    private record Meta(String title, boolean crawlable, Instant validSince) {
+        static final Meta NONE = new Meta(null, false, null);
+    }
+
+    private Mono<Meta> meta(String code) {
+        return db.sql("SELECT title, crawlable, valid_since FROM link_shlink_meta WHERE code = :code")
+                .bind("code", code)
+                .map(row -> {
+                    Object crawlable = row.get("crawlable");
+                    return new Meta(
+                            row.get("title", String.class),
+                            crawlable != null && LinkRows.bool(crawlable),
+                            LinkRows.fromDb(row.get("valid_since", LocalDateTime.class)));
+                })
+                .one()
+                .defaultIfEmpty(Meta.NONE);
+    }
+
+    private Mono<long[]> totals(String code) {
+        return db.sql("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bots "
+                        + "FROM link_stats WHERE code = :code")
+                .bind("code", code)
+                .map(row ->
+                        new long[] {((Number) row.get("visits")).longValue(), ((Number) row.get("bots")).longValue()})
+                .one()
+                .defaultIfEmpty(new long[] {0, 0});
+    }
+
+    private Mono<List<String>> tags(String code) {
+        return db.sql("SELECT t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code = :code "
+                        + "ORDER BY t.name")
+                .bind("code", code)
+                .map(row -> row.get("name", String.class))
+                .all()
+                .collectList();
+    }
+
+    private Map<String, Object> shape(
+            Link link, String title, boolean crawlable, Instant validSince, long visits, long bots, List<String> tags) {
+        Map<String, Object> visitsSummary = new LinkedHashMap<>();
+        visitsSummary.put("total", visits);
+        visitsSummary.put("nonBots", visits - bots);
+        visitsSummary.put("bots", bots);
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("validSince", date(validSince));
+        meta.put("validUntil", date(link.expiresAt()));
+        meta.put("maxVisits", link.maxVisits());
+        Map<String, Object> shortUrl = new LinkedHashMap<>();
+        shortUrl.put("shortCode", link.code());
+        shortUrl.put("shortUrl", baseUrl + link.code());
+        shortUrl.put("longUrl", link.url());
+        shortUrl.put("dateCreated", date(link.createdAt()));
+        shortUrl.put("visitsSummary", visitsSummary);
+        shortUrl.put("tags", tags);
+        shortUrl.put("meta", meta);
+        shortUrl.put("domain", null);
+        shortUrl.put("title", title);
+        shortUrl.put("crawlable", crawlable);
+        shortUrl.put("forwardQuery", link.forwardQuery());
+        shortUrl.put(
+                "hasRedirectRules",
+                link.rules() != null && !link.rules().rules().isEmpty());
+        return shortUrl;
+    }
+
+    static String date(Instant instant) {
+        return instant == null ? null : DATE.format(instant);
+    }
+}
