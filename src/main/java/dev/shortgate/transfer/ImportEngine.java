@@ -1,0 +1,175 @@
+package dev.shortgate.transfer;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.shortgate.link.create.LinkImports;
+import dev.shortgate.link.create.LinkImports.Conflict;
+import dev.shortgate.link.create.LinkImports.Incoming;
+import dev.shortgate.link.create.LinkImports.Outcome;
+import dev.shortgate.system.settings.ShortgateProperties;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Runs an import: reads the source from the job's checkpoint, writes it in batches of
+ * {@code shortgate.transfer.batch-size} ({@code writers} at once, checkpointed in source order), and counts what
+ * happened to every record. Memory holds the batches in flight and a source page, whatever the source's size.
+ */
+@Component
+class ImportEngine {
+
+    private final LinkImports imports;
+    private final TransferMeta meta;
+    private final ImportJobs jobs;
+    private final TransferProperties properties;
+    private final Clock clock;
+    private final String defaultDomain;
+
+    ImportEngine(
+            LinkImports imports,
+            TransferMeta meta,
+            ImportJobs jobs,
+            TransferProperties properties,
+            ShortgateProperties shortgate,
+            Clock clock) {
+        this.imports = imports;
+        this.meta = meta;
+        this.jobs = jobs;
+        this.properties = properties;
+        this.clock = clock;
+        this.defaultDomain = shortgate.baseUrl().getHost().toLowerCase(Locale.ROOT);
+    }
+
+    /** What to import and how. */
+    record Options(String from, String sourceKey, boolean dryRun, boolean withVisits, Conflict onConflict) {}
+
+    /** A new job (not started) for these options. */
+    ImportJob newJob(Options options) {
+        return new ImportJob(java.util.UUID.randomUUID().toString(), options.from(), options.dryRun(), clock.instant());
+    }
+
+    /**
+     * Registers the job, or takes over the unfinished job of the same source (then the job gets that job's id and
+     * checkpoint); a dry run is never registered.
+     */
+    Mono<ImportJob> begin(ImportJob job, Options options) {
+        return options.dryRun()
+                ? Mono.just(job)
+                : jobs.begin(job, options.sourceKey(), options.from()).then(Mono.just(job));
+    }
+
+    /** Runs a begun job to its end; it completes with the job done or failed (never with an error). */
+    Mono<ImportJob> run(ImportJob job, ImportSource source, Options options) {
+        job.clicksAreTotals(source.clicksAreTotals());
+        String from = job.checkpoint();
+        return source.total()
+                .doOnNext(job::total)
+                .onErrorResume(e -> Mono.empty())
+                .then(source.read(from)
+                        .buffer(properties.batchSize())
+                        .flatMapSequential(
+                                batch -> write(batch, source, options, job).thenReturn(batch), properties.writers(), 1)
+                        .concatMap(batch -> {
+                            job.checkpoint(batch.get(batch.size() - 1).resumeFrom());
+                            return options.dryRun() ? Mono.<Void>empty() : jobs.save(job);
+                        })
+                        .then())
+                .then(Mono.defer(() -> {
+                    job.done(clock.instant());
+                    return options.dryRun() ? Mono.<Void>empty() : jobs.save(job);
+                }))
+                .onErrorResume(e -> {
+                    job.failed(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), clock.instant());
+                    return options.dryRun() ? Mono.empty() : jobs.save(job).onErrorResume(again -> Mono.empty());
+                })
+                .thenReturn(job);
+    }
+
+    private Mono<Void> write(List<ImportRecord> batch, ImportSource source, Options options, ImportJob job) {
+        List<Incoming> incoming = new ArrayList<>();
+        List<ImportRecord> accepted = new ArrayList<>();
+        for (ImportRecord record : batch) {
+            String refusal = refusal(record);
+            if (refusal != null) {
+                job.problem(record.ref(), "refused", refusal);
+                continue;
+            }
+            accepted.add(record);
+            incoming.add(new Incoming(
+                    record.code(),
+                    record.url(),
+                    record.createdAt(),
+                    record.expiresAt(),
+                    record.maxVisits(),
+                    record.forwardQuery(),
+                    record.redirectStatus(),
+                    record.disabled()));
+        }
+        job.counted(batch.size() - accepted.size());
+        return imports.write(incoming, options.onConflict(), options.dryRun()).flatMap(outcomes -> {
+            List<TransferMeta.Written> written = new ArrayList<>();
+            for (Outcome outcome : outcomes) {
+                ImportRecord record = accepted.get(outcome.index());
+                switch (outcome.status()) {
+                    case CREATED -> job.created(1);
+                    case UNCHANGED -> job.unchanged(1);
+                    case CONFLICT -> job.problem(record.ref(), "conflict", outcome.reason());
+                    case NEW_CODE ->
+                        job.problem(
+                                record.ref(),
+                                "new-code",
+                                outcome.reason()
+                                        + (outcome.link() == null
+                                                ? ""
+                                                : " New code: " + outcome.link().code()));
+                    case REFUSED -> job.problem(record.ref(), "refused", outcome.reason());
+                }
+                if (outcome.link() != null && !options.dryRun()) {
+                    written.add(new TransferMeta.Written(
+                            outcome.link().code(), record, outcome.link().createdAt()));
+                }
+            }
+            job.counted(accepted.size());
+            if (options.dryRun()) {
+                return Mono.empty();
+            }
+            job.seeded(TransferMeta.seeded(written));
+            Mono<Void> visits = !options.withVisits()
+                    ? Mono.empty()
+                    : Flux.fromIterable(written)
+                            .flatMap(
+                                    link -> source.visits(link.record())
+                                            .collectList()
+                                            .flatMap(list -> meta.visits(link.code(), list)),
+                                    4)
+                            .doOnNext(job::visits)
+                            .then();
+            return meta.write(written).then(visits);
+        });
+    }
+
+    /** Why a record cannot be imported before the link rules are even asked, or {@code null}. */
+    private String refusal(ImportRecord record) {
+        if (record.unreadable() != null) {
+            return record.unreadable();
+        }
+        if (record.url() == null) {
+            return "The row has no long URL.";
+        }
+        String domain = record.domain();
+        if (domain != null && !domain.isBlank() && !"DEFAULT".equals(domain)) {
+            String host = domain.toLowerCase(Locale.ROOT)
+                    .replaceFirst("^https?://", "")
+                    .replaceFirst("[:/].*$", "");
+            if (!host.equals(defaultDomain)) {
+                return "The domain '" + domain + "' does not exist here; only the default domain (" + defaultDomain
+                        + ") does.";
+            }
+        }
+        return null;
+    }
+}
