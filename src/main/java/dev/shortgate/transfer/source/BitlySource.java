@@ -66,8 +66,27 @@ final class BitlySource implements ImportSource {
             for (JsonNode link : json.path("links")) {
                 records.add(toRecord(link, after));
             }
-            return new Page(records, SourceHttp.text(json.path("pagination"), "search_after"));
+            JsonNode pagination = json.path("pagination");
+            String next = SourceHttp.text(pagination, "search_after");
+            if (next == null) { // older answers carry it only inside the next page's address
+                next = searchAfter(SourceHttp.text(pagination, "next"));
+            }
+            return new Page(records, next);
         });
+    }
+
+    /** The {@code search_after} parameter of a next-page address, or {@code null}. */
+    static String searchAfter(String next) {
+        if (next == null) {
+            return null;
+        }
+        for (String parameter : java.net.URI.create(next).getRawQuery().split("&")) {
+            if (parameter.startsWith("search_after=")) {
+                return java.net.URLDecoder.decode(
+                        parameter.substring("search_after=".length()), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     private static ImportRecord toRecord(JsonNode link, String page) {
