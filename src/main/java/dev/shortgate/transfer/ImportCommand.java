@@ -53,7 +53,8 @@ public final class ImportCommand {
                     case "--dry-run" -> dryRun = true;
                     case "--with-visits" -> withVisits = true;
                     default -> {
-                        if (arg.startsWith("--api-key") || arg.contains("transfer.api-key")) {
+                        String flat = arg.toLowerCase(java.util.Locale.ROOT).replaceAll("[-_.]", "");
+                        if (flat.startsWith("apikey") || flat.contains("transferapikey")) {
                             err.println("The source's credential is never taken from the command line (ps shows it)"
                                     + "; set SHORTGATE_TRANSFER_API_KEY instead.");
                             return 2;
