@@ -14,7 +14,7 @@ export SHORTGATE_ADMIN_KEY=import-bench-key-0123456789
 mariadb -uroot -e "CREATE DATABASE $DB"
 APP=
 cleanup() {
-  [ -n "$APP" ] && kill $APP 2>/dev/null && wait $APP 2>/dev/null
+  if [ -n "$APP" ]; then kill $APP 2>/dev/null || true; wait $APP 2>/dev/null || true; fi
   mariadb -uroot -e "DROP DATABASE IF EXISTS $DB"
   redis-cli --scan --pattern "bimp:$DB:*" | xargs -r -n 1000 redis-cli del >/dev/null
   [ "${KEEP:-0}" = 1 ] || rm -rf $OUT
@@ -39,12 +39,17 @@ grep "^Import " $OUT/import.out || { tail -20 $OUT/import.out $OUT/import.err; e
 python3 - "$ROWS" "$start" "$end" $OUT/gc.log <<'PY'
 import re, sys
 rows, start, end, log = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-after = [int(m.group(1)) for m in re.finditer(r"Pause Young.*?->(\d+)M\(", open(log).read())]
+text = open(log).read()
+after = [int(m.group(1)) for m in re.finditer(r"Pause Young.*?->(\d+)M\(", text)]
+remark = [int(m.group(1)) for m in re.finditer(r"Pause Remark \d+M->(\d+)M\(", text)]
 print(f"import: {rows / (end - start):.0f} links/s over the whole command ({end - start:.1f} s, JVM start included)")
+def quarters(values):
+    q = max(1, len(values) // 4)
+    return [f"{min(values[i:i + q])}-{max(values[i:i + q])}" for i in range(0, len(values), q)][:4]
 if after:
-    q = max(1, len(after) // 4)
-    quarters = [max(after[i:i + q]) for i in range(0, len(after), q)][:4]
-    print(f"heap after young GCs: {len(after)} GCs, max after-GC heap per quarter of the run (MB): {quarters}")
+    print(f"heap after young GCs (MB, min-max per quarter of the run, {len(after)} GCs): {quarters(after)}")
+if remark:
+    print(f"heap after each concurrent mark's remark (MB, in order): {remark}")
 PY
 
 java $HEAP -jar "$JAR" --server.address=127.0.0.1 --server.port=$PORT --management.server.address=127.0.0.1 \

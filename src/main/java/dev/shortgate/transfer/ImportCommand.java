@@ -82,6 +82,25 @@ public final class ImportCommand {
             err.println("Cannot read " + file + ".");
             return 2;
         }
+        try {
+            return importWith(application, settings, from, file, url, dryRun, withVisits, out, err);
+        } catch (RuntimeException e) { // the application did not start (a bad setting, no database), or lost it
+            err.println();
+            err.println("Import failed: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int importWith(
+            Class<?> application,
+            List<String> settings,
+            String from,
+            String file,
+            String url,
+            boolean dryRun,
+            boolean withVisits,
+            PrintStream out,
+            PrintStream err) {
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
                 .web(WebApplicationType.NONE)
                 .properties(Map.of("logging.level.root", "WARN", "logging.level.dev.shortgate", "WARN"))

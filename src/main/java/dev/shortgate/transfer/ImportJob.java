@@ -167,7 +167,7 @@ public final class ImportJob {
         result.put("refused", refused.get());
         result.put("visits", visits.get());
         result.put("seededClickTotals", seededTotals.get());
-        if (clicksAreTotals) {
+        if (clicksAreTotals && seededTotals.get() > 0) {
             result.put(
                     "note",
                     "This source gives only a click total per link: each total was counted on the link's creation "
