@@ -28,6 +28,7 @@ class ImportEngine {
     private final TransferProperties properties;
     private final Clock clock;
     private final String defaultDomain;
+    private final java.util.Map<String, io.micrometer.core.instrument.Counter> outcomes = new java.util.HashMap<>();
 
     ImportEngine(
             LinkImports imports,
@@ -35,13 +36,28 @@ class ImportEngine {
             ImportJobs jobs,
             TransferProperties properties,
             ShortgateProperties shortgate,
-            Clock clock) {
+            Clock clock,
+            io.micrometer.core.instrument.MeterRegistry registry) {
         this.imports = imports;
         this.meta = meta;
         this.jobs = jobs;
         this.properties = properties;
         this.clock = clock;
         this.defaultDomain = shortgate.baseUrl().getHost().toLowerCase(Locale.ROOT);
+        for (String outcome : List.of("created", "unchanged", "conflict", "new-code", "refused")) {
+            outcomes.put(
+                    outcome,
+                    io.micrometer.core.instrument.Counter.builder("shortgate.imports.links")
+                            .description("Links read by imports, by what became of them (dry runs not counted)")
+                            .tag("outcome", outcome)
+                            .register(registry));
+        }
+    }
+
+    private void count(Options options, String outcome) {
+        if (!options.dryRun()) {
+            outcomes.get(outcome).increment();
+        }
     }
 
     /** What to import and how. */
@@ -96,6 +112,7 @@ class ImportEngine {
             String refusal = refusal(record);
             if (refusal != null) {
                 job.problem(record.ref(), "refused", refusal);
+                count(options, "refused");
                 continue;
             }
             accepted.add(record);
@@ -114,6 +131,15 @@ class ImportEngine {
             List<TransferMeta.Written> written = new ArrayList<>();
             for (Outcome outcome : outcomes) {
                 ImportRecord record = accepted.get(outcome.index());
+                count(
+                        options,
+                        switch (outcome.status()) {
+                            case CREATED -> "created";
+                            case UNCHANGED -> "unchanged";
+                            case CONFLICT -> "conflict";
+                            case NEW_CODE -> "new-code";
+                            case REFUSED -> "refused";
+                        });
                 switch (outcome.status()) {
                     case CREATED -> job.created(1);
                     case UNCHANGED -> job.unchanged(1);

@@ -204,7 +204,11 @@ public class LinkImports {
         }
         List<Link> rows = new ArrayList<>(free.values());
         return writes.insertAll(rows)
-                .then(links.findByCodes(rows.stream().map(Link::code).toList()))
+                .flatMap(inserted -> inserted == rows.size()
+                        // every row went in: each code is held by its own row, with nothing to read back
+                        ? Mono.just(free.values().stream()
+                                .collect(java.util.stream.Collectors.toMap(Link::code, link -> link)))
+                        : links.findByCodes(rows.stream().map(Link::code).toList()))
                 .flatMap(held -> {
                     List<Link> made = new ArrayList<>();
                     free.forEach((index, link) -> {
