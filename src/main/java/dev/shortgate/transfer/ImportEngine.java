@@ -167,11 +167,7 @@ class ImportEngine {
             Mono<Void> visits = !options.withVisits()
                     ? Mono.empty()
                     : Flux.fromIterable(written)
-                            .flatMap(
-                                    link -> source.visits(link.record())
-                                            .collectList()
-                                            .flatMap(list -> meta.visits(link.code(), list)),
-                                    4)
+                            .flatMap(link -> meta.visits(link.code(), source.visits(link.record())), 4)
                             .doOnNext(job::visits)
                             .then();
             return meta.write(written).then(visits);

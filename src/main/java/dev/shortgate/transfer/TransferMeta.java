@@ -12,12 +12,14 @@ import java.util.Set;
 import dev.shortgate.link.store.LinkRows;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * What an import writes beside a batch of links, each with one multi-row statement and never twice: tags (the tag
  * rows, then the links' tags), titles and Shlink's crawlable flag ({@code link_shlink_meta}), click totals (one
- * {@code link_stats} row on the link's creation day) and imported visits (their counts per day, and per country).
+ * {@code link_stats} row on the link's creation day) and imported visits (raw rows, and their counts per day and per
+ * country).
  * Every statement is an {@code INSERT IGNORE} on the row's key, so a re-run or a resumed batch adds nothing.
  */
 @Repository
@@ -137,59 +139,122 @@ class TransferMeta {
     }
 
     /**
-     * A link's imported visits, counted per day (visits and bot visits) and per country and day; emits how many
-     * visits it counted.
+     * A link's imported visits: raw rows (a thousand per statement, with ids made from the visit, so a re-run
+     * writes none twice), then their counts per day (visits and bot visits) and per country and day. Memory holds a
+     * thousand visits and the counts, however many visits the link has. Emits how many visits it read.
      */
-    Mono<Long> visits(String code, List<ImportRecord.Visit> visits) {
-        if (visits.isEmpty()) {
-            return Mono.just(0L);
-        }
+    Mono<Long> visits(String code, Flux<ImportRecord.Visit> visits) {
         Map<LocalDate, long[]> days = new HashMap<>();
         Map<List<Object>, long[]> countries = new HashMap<>();
-        for (ImportRecord.Visit visit : visits) {
-            LocalDate day = day(visit.at());
-            long[] counts = days.computeIfAbsent(day, d -> new long[2]);
-            counts[0]++;
-            counts[1] += visit.bot() ? 1 : 0;
-            if (visit.country() != null) {
-                long[] country = countries.computeIfAbsent(
-                        List.of(day, visit.country().toUpperCase(java.util.Locale.ROOT)), k -> new long[2]);
-                country[0]++;
-                country[1] += visit.bot() ? 1 : 0;
-            }
+        Map<String, Integer> seen = new HashMap<>();
+        return visits.buffer(1000)
+                .concatMap(chunk -> {
+                    for (ImportRecord.Visit visit : chunk) {
+                        LocalDate day = day(visit.at());
+                        long[] counts = days.computeIfAbsent(day, d -> new long[2]);
+                        counts[0]++;
+                        counts[1] += visit.bot() ? 1 : 0;
+                        if (visit.country() != null) {
+                            long[] country = countries.computeIfAbsent(
+                                    List.of(day, visit.country().toUpperCase(java.util.Locale.ROOT)), k -> new long[2]);
+                            country[0]++;
+                            country[1] += visit.bot() ? 1 : 0;
+                        }
+                    }
+                    return raw(code, chunk, seen).thenReturn((long) chunk.size());
+                })
+                .reduce(0L, Long::sum)
+                .flatMap(read -> read == 0
+                        ? Mono.just(0L)
+                        : stats(Map.of(code, days)).then(dims(code, countries)).thenReturn(read));
+    }
+
+    private Mono<Void> dims(String code, Map<List<Object>, long[]> countries) {
+        if (countries.isEmpty()) {
+            return Mono.empty();
         }
-        Mono<Void> dims = Mono.empty();
-        if (!countries.isEmpty()) {
-            StringBuilder sql = new StringBuilder(
-                    "INSERT IGNORE INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ");
-            Map<String, Object> values = new HashMap<>();
-            int i = 0;
-            for (var entry : countries.entrySet()) {
-                sql.append(i == 0 ? "(:code, :d" : ", (:code, :d")
-                        .append(i)
-                        .append(", ")
-                        .append(DIM_COUNTRY)
-                        .append(", :l")
-                        .append(i)
-                        .append(", :v")
-                        .append(i)
-                        .append(", :b")
-                        .append(i)
-                        .append(')');
-                values.put("d" + i, entry.getKey().get(0));
-                values.put("l" + i, entry.getKey().get(1));
-                values.put("v" + i, entry.getValue()[0]);
-                values.put("b" + i, entry.getValue()[1]);
-                i++;
-            }
-            values.put("code", code);
-            dims = db.sql(sql.toString())
-                    .bindValues(values)
-                    .fetch()
-                    .rowsUpdated()
-                    .then();
+        StringBuilder sql = new StringBuilder(
+                "INSERT IGNORE INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ");
+        Map<String, Object> values = new HashMap<>();
+        int i = 0;
+        for (var entry : countries.entrySet()) {
+            sql.append(i == 0 ? "(:code, :d" : ", (:code, :d")
+                    .append(i)
+                    .append(", ")
+                    .append(DIM_COUNTRY)
+                    .append(", :l")
+                    .append(i)
+                    .append(", :v")
+                    .append(i)
+                    .append(", :b")
+                    .append(i)
+                    .append(')');
+            values.put("d" + i, entry.getKey().get(0));
+            values.put("l" + i, entry.getKey().get(1));
+            values.put("v" + i, entry.getValue()[0]);
+            values.put("b" + i, entry.getValue()[1]);
+            i++;
         }
-        return stats(Map.of(code, days)).then(dims).thenReturn((long) visits.size());
+        values.put("code", code);
+        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+    }
+
+    /**
+     * Raw visit rows. An id is the visit's second (as every visit id starts, so retention finds it) and 8 bytes of
+     * a hash of the link, the visit's time, agent and referer and how many such visits came before it: the same
+     * visit imported again gets the same id.
+     */
+    private Mono<Void> raw(String code, List<ImportRecord.Visit> chunk, Map<String, Integer> seen) {
+        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO visit (id, code, visited_at, client_id, user_agent, "
+                + "referer, country, city, bot) VALUES ");
+        Map<String, Object> values = new HashMap<>();
+        for (int i = 0; i < chunk.size(); i++) {
+            ImportRecord.Visit visit = chunk.get(i);
+            Instant at = visit.at() == null ? Instant.EPOCH : visit.at();
+            String identity = code + '|' + at.toEpochMilli() + '|' + visit.userAgent() + '|' + visit.referer();
+            int ordinal = seen.merge(identity, 1, Integer::sum);
+            byte[] hash = sha256(identity + '|' + ordinal);
+            byte[] id = new byte[12];
+            int seconds = (int) at.getEpochSecond();
+            id[0] = (byte) (seconds >>> 24);
+            id[1] = (byte) (seconds >>> 16);
+            id[2] = (byte) (seconds >>> 8);
+            id[3] = (byte) seconds;
+            System.arraycopy(hash, 0, id, 4, 8);
+            sql.append(i == 0 ? "(" : ", (");
+            for (String column : List.of("i", "c", "a", "k", "u", "r", "n", "t", "b")) {
+                sql.append(column.equals("i") ? ":" : ", :").append(column).append(i);
+            }
+            sql.append(')');
+            values.put("i" + i, id);
+            values.put("c" + i, code);
+            values.put("a" + i, LinkRows.toDb(at));
+            values.put("k" + i, java.util.HexFormat.of().formatHex(sha256("import|" + visit.userAgent())));
+            values.put("u" + i, nullable(cut(visit.userAgent(), 4096)));
+            values.put("r" + i, nullable(cut(visit.referer(), 4096)));
+            values.put(
+                    "n" + i,
+                    nullable(
+                            visit.country() == null || visit.country().length() != 2
+                                    ? null
+                                    : visit.country().toUpperCase(java.util.Locale.ROOT)));
+            values.put("t" + i, nullable(cut(visit.city(), 128)));
+            values.put("b" + i, visit.bot());
+        }
+        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+    }
+
+    private static Object nullable(String value) {
+        return value == null ? org.springframework.r2dbc.core.Parameter.empty(String.class) : value;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private Mono<Void> stats(Map<String, Map<LocalDate, long[]>> byCode) {
@@ -229,6 +294,6 @@ class TransferMeta {
     }
 
     private static String cut(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max);
+        return text == null || text.length() <= max ? text : text.substring(0, max);
     }
 }

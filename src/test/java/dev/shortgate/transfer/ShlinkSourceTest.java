@@ -127,6 +127,7 @@ class ShlinkSourceTest {
             assertThat(imported).contains(field);
         }
         assertThat(field(imported, "dateCreated")).isEqualTo(field(original, "dateCreated"));
+        rawVisits(to, 3);
         // the visits, with the source's bot classification, in the aggregates
         assertThat(summary(imported)).isEqualTo(summary(original)).contains("\"total\":3");
 
@@ -143,6 +144,7 @@ class ShlinkSourceTest {
                         "withVisits",
                         true));
         assertThat(result(again)).containsEntry("created", 0).containsEntry("unchanged", 3);
+        rawVisits(to, 3);
         to.get()
                 .uri("/rest/v3/short-urls/shl-one")
                 .exchange()
@@ -240,6 +242,18 @@ class ShlinkSourceTest {
                 .expectBody(String.class)
                 .returnResult()
                 .getResponseBody();
+    }
+
+    /** The raw visits of shl-one, as Shlink's visit list shows them, with their user agents. */
+    static void rawVisits(WebTestClient web, int count) {
+        web.get()
+                .uri("/rest/v3/short-urls/shl-one/visits")
+                .exchange()
+                .expectBody()
+                .jsonPath("$.visits.pagination.totalItems")
+                .isEqualTo(count)
+                .jsonPath("$.visits.data[?(@.userAgent == 'curl/8.5.0')]")
+                .exists();
     }
 
     static String summary(String json) {
