@@ -88,7 +88,16 @@ class ImportEngine {
                 .then(source.read(from)
                         .buffer(properties.batchSize())
                         .flatMapSequential(
-                                batch -> write(batch, source, options, job).thenReturn(batch), properties.writers(), 1)
+                                // a batch is idempotent: one that failed on the way (a pool timeout, a lost
+                                // connection) is written again, as a resumed job would
+                                batch -> Mono.defer(() -> write(batch, source, options, job))
+                                        .retryWhen(reactor.util.retry.Retry.backoff(3, java.time.Duration.ofSeconds(1))
+                                                .filter(e ->
+                                                        !(e instanceof dev.shortgate.system.problem.ProblemException))
+                                                .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
+                                        .thenReturn(batch),
+                                properties.writers(),
+                                1)
                         .concatMap(batch -> {
                             job.checkpoint(batch.get(batch.size() - 1).resumeFrom());
                             return options.dryRun() ? Mono.<Void>empty() : jobs.save(job);
@@ -106,13 +115,17 @@ class ImportEngine {
     }
 
     private Mono<Void> write(List<ImportRecord> batch, ImportSource source, Options options, ImportJob job) {
+        // What the batch did is counted once it is written: a batch written again after a failure counts once
+        List<Runnable> account = new ArrayList<>();
         List<Incoming> incoming = new ArrayList<>();
         List<ImportRecord> accepted = new ArrayList<>();
         for (ImportRecord record : batch) {
             String refusal = refusal(record);
             if (refusal != null) {
-                job.problem(record.ref(), "refused", refusal);
-                count(options, "refused");
+                account.add(() -> {
+                    job.problem(record.ref(), "refused", refusal);
+                    count(options, "refused");
+                });
                 continue;
             }
             accepted.add(record);
@@ -126,52 +139,61 @@ class ImportEngine {
                     record.redirectStatus(),
                     record.disabled()));
         }
-        job.counted(batch.size() - accepted.size());
-        return imports.write(incoming, options.onConflict(), options.dryRun()).flatMap(outcomes -> {
-            List<TransferMeta.Written> written = new ArrayList<>();
-            for (Outcome outcome : outcomes) {
-                ImportRecord record = accepted.get(outcome.index());
-                count(
-                        options,
-                        switch (outcome.status()) {
-                            case CREATED -> "created";
-                            case UNCHANGED -> "unchanged";
-                            case CONFLICT -> "conflict";
-                            case NEW_CODE -> "new-code";
-                            case REFUSED -> "refused";
+        account.add(() -> job.counted(batch.size() - accepted.size()));
+        return imports.write(incoming, options.onConflict(), options.dryRun())
+                .flatMap(outcomes -> {
+                    List<TransferMeta.Written> written = new ArrayList<>();
+                    for (Outcome outcome : outcomes) {
+                        ImportRecord record = accepted.get(outcome.index());
+                        String name =
+                                switch (outcome.status()) {
+                                    case CREATED -> "created";
+                                    case UNCHANGED -> "unchanged";
+                                    case CONFLICT -> "conflict";
+                                    case NEW_CODE -> "new-code";
+                                    case REFUSED -> "refused";
+                                };
+                        account.add(() -> count(options, name));
+                        account.add(() -> {
+                            switch (outcome.status()) {
+                                case CREATED -> job.created(1);
+                                case UNCHANGED -> job.unchanged(1);
+                                case CONFLICT -> job.problem(record.ref(), "conflict", outcome.reason());
+                                case NEW_CODE ->
+                                    job.problem(
+                                            record.ref(),
+                                            "new-code",
+                                            outcome.reason()
+                                                    + (outcome.link() == null
+                                                            ? ""
+                                                            : " New code: "
+                                                                    + outcome.link()
+                                                                            .code()));
+                                case REFUSED -> job.problem(record.ref(), "refused", outcome.reason());
+                            }
                         });
-                switch (outcome.status()) {
-                    case CREATED -> job.created(1);
-                    case UNCHANGED -> job.unchanged(1);
-                    case CONFLICT -> job.problem(record.ref(), "conflict", outcome.reason());
-                    case NEW_CODE ->
-                        job.problem(
-                                record.ref(),
-                                "new-code",
-                                outcome.reason()
-                                        + (outcome.link() == null
-                                                ? ""
-                                                : " New code: " + outcome.link().code()));
-                    case REFUSED -> job.problem(record.ref(), "refused", outcome.reason());
-                }
-                if (outcome.link() != null && !options.dryRun()) {
-                    written.add(new TransferMeta.Written(
-                            outcome.link().code(), record, outcome.link().createdAt()));
-                }
-            }
-            job.counted(accepted.size());
-            if (options.dryRun()) {
-                return Mono.empty();
-            }
-            job.seeded(TransferMeta.seeded(written));
-            Mono<Void> visits = !options.withVisits()
-                    ? Mono.empty()
-                    : Flux.fromIterable(written)
-                            .flatMap(link -> meta.visits(link.code(), source.visits(link.record())), 4)
-                            .doOnNext(job::visits)
-                            .then();
-            return meta.write(written).then(visits);
-        });
+                        if (outcome.link() != null && !options.dryRun()) {
+                            written.add(new TransferMeta.Written(
+                                    outcome.link().code(),
+                                    record,
+                                    outcome.link().createdAt()));
+                        }
+                    }
+                    account.add(() -> job.counted(accepted.size()));
+                    if (options.dryRun()) {
+                        return Mono.empty();
+                    }
+                    account.add(() -> job.seeded(TransferMeta.seeded(written)));
+                    Mono<Void> visits = !options.withVisits()
+                            ? Mono.empty()
+                            : Flux.fromIterable(written)
+                                    .flatMap(link -> meta.visits(link.code(), source.visits(link.record())), 4)
+                                    .reduce(0L, Long::sum)
+                                    .doOnNext(read -> account.add(() -> job.visits(read)))
+                                    .then();
+                    return meta.write(written).then(visits);
+                })
+                .then(Mono.fromRunnable(() -> account.forEach(Runnable::run)));
     }
 
     /** Why a record cannot be imported before the link rules are even asked, or {@code null}. */

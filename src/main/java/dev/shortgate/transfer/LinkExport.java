@@ -22,7 +22,8 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Streams every live link as CSV (the import format: Shlink's columns first, then Shortgate's) or JSON lines, a page
+ * Streams every live link as CSV (the import format: Shlink's columns first, then Shortgate's) or JSON lines (which
+ * add the link's redirect rules, not imported yet), a page
  * of {@code shortgate.transfer.export-page} links at a time: one keyed query by code for the links and their titles,
  * and one range query each for the page's tags and visit totals. Memory holds one page, whatever the table's size;
  * the client's demand paces the reads.
@@ -61,7 +62,7 @@ class LinkExport {
     record Filter(String tag, Instant since, Instant until) {}
 
     /** One exported link. */
-    record Row(Link link, String title, boolean crawlable, List<String> tags, long visits) {}
+    record Row(Link link, String title, boolean crawlable, List<String> tags, long visits, String rulesJson) {}
 
     /** The CSV header line. */
     static String header() {
@@ -118,6 +119,7 @@ class LinkExport {
                 item.put("disabled", link.disabled());
                 item.put("alias", link.alias());
                 item.put("visits", row.visits());
+                item.put("rules", row.rulesJson() == null ? null : json.readTree(row.rulesJson()));
                 out.append(json.writeValueAsString(item)).append('\n');
             }
             return out.toString();
@@ -150,7 +152,9 @@ class LinkExport {
         String sql = tables.eachTable(
                 table -> "SELECT l.code, l.long_url, l.redirect_status, l.alias, l.created_at, l.expires_at, "
                         + "l.max_visits, l.disabled, l.forward_query, l.api_key_id, l.deleted_at, m.title, "
-                        + "m.crawlable FROM " + table + " l LEFT JOIN link_shlink_meta m ON m.code = l.code WHERE "
+                        + "m.crawlable, r.rules_json FROM " + table
+                        + " l LEFT JOIN link_shlink_meta m ON m.code = l.code "
+                        + "LEFT JOIN link_rules r ON r.code = l.code WHERE "
                         + where + " ORDER BY l.code LIMIT " + page,
                 "ORDER BY code LIMIT " + page);
         var spec = db.sql(sql).bind("after", after);
@@ -164,7 +168,10 @@ class LinkExport {
             spec = spec.bind("tag", filter.tag());
         }
         return spec.map(row -> new Object[] {
-                    LinkRows.toLink(row), row.get("title", String.class), LinkRows.bool(row.get("crawlable"))
+                    LinkRows.toLink(row),
+                    row.get("title", String.class),
+                    LinkRows.bool(row.get("crawlable")),
+                    row.get("rules_json", String.class)
                 })
                 .all()
                 .collectList()
@@ -198,7 +205,8 @@ class LinkExport {
                         (String) item[1],
                         (Boolean) item[2],
                         both.getT1().getOrDefault(link.code(), List.of()),
-                        both.getT2().getOrDefault(link.code(), 0L)));
+                        both.getT2().getOrDefault(link.code(), 0L),
+                        (String) item[3]));
             }
             return rows;
         });
