@@ -85,10 +85,14 @@ class TransferTest {
         String csv =
                 "longUrl,shortCode,tags\nhttps://example.com/rerun-a,rerun-a,x\nhttps://example.com/rerun-b,rerun-b,\n";
         assertThat(result(importCsv(csv, ""))).containsEntry("created", 2);
-        String before = export("csv");
+        // this test's links only: other tests' visits are counted into the export while it runs
+        List<String> before =
+                export("csv").lines().filter(line -> line.startsWith("rerun-")).toList();
+        assertThat(before).hasSize(2);
         Map<String, Object> again = importCsv(csv, "");
         assertThat(result(again)).containsEntry("created", 0).containsEntry("unchanged", 2);
-        assertThat(export("csv")).isEqualTo(before);
+        assertThat(export("csv").lines().filter(line -> line.startsWith("rerun-")))
+                .isEqualTo(before);
     }
 
     @Test
