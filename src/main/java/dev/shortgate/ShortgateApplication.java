@@ -15,6 +15,13 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class ShortgateApplication {
 
     public static void main(String[] args) {
+        if (args.length > 0 && "import".equals(args[0])) { // a one-off import, without the web server
+            System.exit(dev.shortgate.transfer.ImportCommand.run(
+                    ShortgateApplication.class,
+                    java.util.Arrays.copyOfRange(args, 1, args.length),
+                    System.out,
+                    System.err));
+        }
         SpringApplication.run(ShortgateApplication.class, args);
     }
 }

@@ -114,7 +114,8 @@ public class LinkRequests {
         }
     }
 
-    private static String checkAlias(String alias) {
+    /** {@code alias} when it is a valid chosen code (syntax, not reserved), or a 400 problem saying why not. */
+    public static String checkAlias(String alias) {
         if (!Link.CODE.matcher(alias).matches()) {
             throw Problem.INVALID_ALIAS
                     .toException("alias must be 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'.")

@@ -7,7 +7,8 @@
  *
  * <p>Named interfaces: {@code model} ({@link dev.shortgate.link.Link}), {@code changes} ({@link
  * dev.shortgate.link.LinkChanges}), {@code service} ({@link dev.shortgate.link.LinkService} and its requests, for
- * Shlink's adapter) and {@code store} (reads of the link tables: {@code LinkRepository} and {@code LinkRows}).
+ * Shlink's adapter) {@code store} (reads of the link tables: {@code LinkRepository} and {@code LinkRows}) and {@code imports}
+ * ({@code create/LinkImports}: links brought in from other shorteners, for the transfer feature).
  */
 @ApplicationModule(
         allowedDependencies = {"codegen :: codes", "security :: principal", "security :: url-policy", "system :: *"})

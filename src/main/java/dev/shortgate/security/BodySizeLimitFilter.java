@@ -22,10 +22,12 @@ class BodySizeLimitFilter implements WebFilter, Ordered {
 
     private final long maxBodySize;
     private final long maxBatchBodySize;
+    private final long maxImportBodySize;
 
     BodySizeLimitFilter(SecurityProperties properties) {
         this.maxBodySize = properties.maxBodySize();
         this.maxBatchBodySize = properties.maxBatchBodySize();
+        this.maxImportBodySize = properties.maxImportBodySize();
     }
 
     @Override
@@ -40,7 +42,9 @@ class BodySizeLimitFilter implements WebFilter, Ordered {
         if (!ApiKeyFilter.isApiPath(request.getPath()) || HttpMethod.GET.equals(request.getMethod())) {
             return chain.filter(exchange);
         }
-        long limit = path.equals("/api/v1/links/batch") ? maxBatchBodySize : maxBodySize;
+        long limit = path.equals("/api/v1/links/batch")
+                ? maxBatchBodySize
+                : path.equals("/api/v1/imports") ? maxImportBodySize : maxBodySize;
         long declared = request.getHeaders().getContentLength();
         if (declared > limit) {
             return Mono.error(tooLarge(limit));

@@ -20,6 +20,8 @@ import org.springframework.validation.annotation.Validated;
  *                        within this time
  * @param maxBodySize     the largest request body on {@code /api/**} except batch creates
  * @param maxBatchBodySize the largest body of {@code POST /api/v1/links/batch} (1000 URLs)
+ * @param maxImportBodySize the largest body of {@code POST /api/v1/imports} (a CSV file, written to a temporary
+ *                        file as it arrives, never held in memory)
  * @param rateLimit       request budgets
  */
 @ConfigurationProperties("shortgate.security")
@@ -29,6 +31,7 @@ public record SecurityProperties(
         @NotNull @DefaultValue("30s") Duration keyCacheTtl,
         @Positive @DefaultValue("65536") long maxBodySize,
         @Positive @DefaultValue("5242880") long maxBatchBodySize,
+        @Positive @DefaultValue("1073741824") long maxImportBodySize,
         @Valid @DefaultValue RateLimit rateLimit) {
 
     public SecurityProperties {

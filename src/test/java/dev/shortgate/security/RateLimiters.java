@@ -23,7 +23,7 @@ public final class RateLimiters {
                 2,
                 Duration.ofSeconds(1));
         return new ApiRateLimiter(
-                new SecurityProperties(null, Duration.ofSeconds(30), 65536, 5242880, limits),
+                new SecurityProperties(null, Duration.ofSeconds(30), 65536, 5242880, 1073741824, limits),
                 SharedBuckets.NONE,
                 registry);
     }

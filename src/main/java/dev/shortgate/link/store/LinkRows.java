@@ -8,7 +8,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
 
-import dev.shortgate.codegen.Base62;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRules;
 import io.r2dbc.spi.Readable;
@@ -106,13 +105,16 @@ public final class LinkRows {
         }
     }
 
-    /** Generated codes as SQL string literals; they are checked to be base-62 only, so nothing can be injected. */
+    /**
+     * Codes as SQL string literals; they are checked to be codes ({@link Link#CODE}: letters, digits, {@code -} and
+     * {@code _}, which a quoted literal takes as they are), so nothing can be injected.
+     */
     static String codeLiterals(Collection<String> codes) {
         StringBuilder sql = new StringBuilder();
         int i = 0;
         for (String code : codes) {
-            if (code.isEmpty() || !code.chars().allMatch(c -> Base62.ALPHABET.indexOf(c) >= 0)) {
-                throw new IllegalArgumentException("not a generated code: " + code);
+            if (!Link.CODE.matcher(code).matches()) {
+                throw new IllegalArgumentException("not a code: " + code);
             }
             sql.append(i++ == 0 ? "'" : ", '").append(code).append('\'');
         }

@@ -25,6 +25,8 @@ import reactor.core.scheduler.Schedulers;
  * authentication, on a timer thread of its own that nothing a backend does can hold up. A request still unanswered
  * then is cancelled and answered 503 {@code deadline-exceeded} with {@code Retry-After}.
  *
+ * <p>Streams ({@link #STREAMS}: exports, an import's upload) have none.
+ *
  * <p>A batch create keeps its own, longer deadline ({@code shortgate.api.batch-deadline}) inside the controller, where
  * it can answer the items that were done; this filter holds it to that deadline plus a margin, as a backstop.
  */
@@ -35,6 +37,13 @@ public class ApiDeadlines implements WebFilter, Ordered, DisposableBean {
     static final Duration BATCH_MARGIN = Duration.ofSeconds(2);
 
     private static final String STARTED = ApiDeadlines.class.getName() + ".started";
+
+    /**
+     * Requests as long as their data, which no fixed deadline fits: streamed exports, and an import's CSV body
+     * written to disk as it arrives. Their pace is the client's; each database query they make has its own bounds.
+     */
+    static final java.util.Set<String> STREAMS =
+            java.util.Set.of("/api/v1/links/export", "/api/v1/visits/export", "/api/v1/imports");
 
     private final ApiProperties properties;
     private final Ticker ticker;
@@ -63,7 +72,8 @@ public class ApiDeadlines implements WebFilter, Ordered, DisposableBean {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        if (!isApiPath(exchange.getRequest().getPath())) {
+        if (!isApiPath(exchange.getRequest().getPath())
+                || STREAMS.contains(exchange.getRequest().getPath().value())) {
             return chain.filter(exchange);
         }
         exchange.getAttributes().put(STARTED, ticker.read());

@@ -1,0 +1,278 @@
+package dev.shortgate.transfer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.link.store.LinkRows;
+import dev.shortgate.system.database.LinkTables;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Streams every live link as CSV (the import format: Shlink's columns first, then Shortgate's) or JSON lines (which
+ * add the link's redirect rules, not imported yet), a page
+ * of {@code shortgate.transfer.export-page} links at a time: one keyed query by code for the links and their titles,
+ * and one range query each for the page's tags and visit totals. Memory holds one page, whatever the table's size;
+ * the client's demand paces the reads.
+ */
+@Component
+class LinkExport {
+
+    static final List<String> COLUMNS = List.of(
+            "shortCode",
+            "longUrl",
+            "tags",
+            "title",
+            "domain",
+            "createdAt",
+            "validUntil",
+            "maxVisits",
+            "crawlable",
+            "forwardQuery",
+            "redirectStatus",
+            "disabled",
+            "visits");
+
+    private final DatabaseClient db;
+    private final LinkTables tables;
+    private final JsonMapper json;
+    private final int page;
+
+    LinkExport(DatabaseClient db, LinkTables tables, JsonMapper json, TransferProperties properties) {
+        this.db = db;
+        this.tables = tables;
+        this.json = json;
+        this.page = properties.exportPage();
+    }
+
+    /** Which links: all when every field is {@code null}. */
+    record Filter(String tag, Instant since, Instant until) {}
+
+    /** One exported link. */
+    record Row(Link link, String title, boolean crawlable, List<String> tags, long visits, String rulesJson) {}
+
+    /** The CSV header line. */
+    static String header() {
+        return String.join(",", COLUMNS) + "\n";
+    }
+
+    Flux<String> csv(Filter filter) {
+        return Flux.just(header()).concatWith(pages(filter).map(rows -> {
+            StringBuilder out = new StringBuilder(rows.size() * 120);
+            try (CSVPrinter printer = new CSVPrinter(
+                    out, CSVFormat.DEFAULT.builder().setRecordSeparator('\n').get())) {
+                for (Row row : rows) {
+                    Link link = row.link();
+                    printer.printRecord(
+                            link.code(),
+                            link.url(),
+                            String.join("|", row.tags()),
+                            row.title() == null ? "" : row.title(),
+                            "",
+                            link.createdAt(),
+                            link.expiresAt() == null ? "" : link.expiresAt(),
+                            link.maxVisits() == null ? "" : link.maxVisits(),
+                            row.crawlable(),
+                            link.forwardQuery(),
+                            link.redirectStatus(),
+                            link.disabled(),
+                            row.visits());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return out.toString();
+        }));
+    }
+
+    Flux<String> jsonLines(Filter filter) {
+        return pages(filter).map(rows -> {
+            StringBuilder out = new StringBuilder(rows.size() * 200);
+            for (Row row : rows) {
+                Link link = row.link();
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("shortCode", link.code());
+                item.put("longUrl", link.url());
+                item.put("tags", row.tags());
+                item.put("title", row.title());
+                item.put("createdAt", link.createdAt().toString());
+                item.put(
+                        "validUntil",
+                        link.expiresAt() == null ? null : link.expiresAt().toString());
+                item.put("maxVisits", link.maxVisits());
+                item.put("crawlable", row.crawlable());
+                item.put("forwardQuery", link.forwardQuery());
+                item.put("redirectStatus", link.redirectStatus());
+                item.put("disabled", link.disabled());
+                item.put("alias", link.alias());
+                item.put("visits", row.visits());
+                item.put("rules", row.rulesJson() == null ? null : json.readTree(row.rulesJson()));
+                out.append(json.writeValueAsString(item)).append('\n');
+            }
+            return out.toString();
+        });
+    }
+
+    /** The links in code order, a page at a time; each page's query starts after the previous page's last code. */
+    Flux<List<Row>> pages(Filter filter) {
+        return page(filter, "")
+                .expand(
+                        rows -> rows.size() < page
+                                ? Mono.empty()
+                                : page(filter, rows.get(rows.size() - 1).link().code()),
+                        1)
+                .filter(rows -> !rows.isEmpty());
+    }
+
+    private Mono<List<Row>> page(Filter filter, String after) {
+        StringBuilder where = new StringBuilder("l.deleted_at IS NULL AND l.code > :after");
+        if (filter.since() != null) {
+            where.append(" AND l.created_at >= :since");
+        }
+        if (filter.until() != null) {
+            where.append(" AND l.created_at < :until");
+        }
+        if (filter.tag() != null) {
+            where.append(" AND EXISTS (SELECT 1 FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code = l.code"
+                    + " AND t.name = :tag)");
+        }
+        String sql = tables.eachTable(
+                table -> "SELECT l.code, l.long_url, l.redirect_status, l.alias, l.created_at, l.expires_at, "
+                        + "l.max_visits, l.disabled, l.forward_query, l.api_key_id, l.deleted_at, m.title, "
+                        + "m.crawlable, r.rules_json FROM " + table
+                        + " l LEFT JOIN link_shlink_meta m ON m.code = l.code "
+                        + "LEFT JOIN link_rules r ON r.code = l.code WHERE "
+                        + where + " ORDER BY l.code LIMIT " + page,
+                "ORDER BY code LIMIT " + page);
+        var spec = db.sql(sql).bind("after", after);
+        if (filter.since() != null) {
+            spec = spec.bind("since", LinkRows.toDb(filter.since()));
+        }
+        if (filter.until() != null) {
+            spec = spec.bind("until", LinkRows.toDb(filter.until()));
+        }
+        if (filter.tag() != null) {
+            spec = spec.bind("tag", filter.tag());
+        }
+        return spec.map(row -> new Object[] {
+                    LinkRows.toLink(row),
+                    row.get("title", String.class),
+                    LinkRows.bool(row.get("crawlable")),
+                    row.get("rules_json", String.class)
+                })
+                .all()
+                .collectList()
+                .flatMap(found -> found.isEmpty() ? Mono.just(List.of()) : withTagsAndVisits(found));
+    }
+
+    private Mono<List<Row>> withTagsAndVisits(List<Object[]> found) {
+        String first = ((Link) found.get(0)[0]).code();
+        String last = ((Link) found.get(found.size() - 1)[0]).code();
+        Mono<Map<String, List<String>>> tags = db.sql("SELECT lt.code, t.name FROM link_tag lt JOIN tag t ON t.id = "
+                        + "lt.tag_id WHERE lt.code >= :first AND lt.code <= :last ORDER BY t.name")
+                .bind("first", first)
+                .bind("last", last)
+                .map(row -> Map.entry(row.get("code", String.class), row.get("name", String.class)))
+                .all()
+                .collect(HashMap::new, (map, entry) -> map.computeIfAbsent(entry.getKey(), code -> new ArrayList<>())
+                        .add(entry.getValue()));
+        Mono<Map<String, Long>> visits = db.sql("SELECT code, SUM(visits) AS visits FROM link_stats WHERE code >= "
+                        + ":first AND code <= :last GROUP BY code")
+                .bind("first", first)
+                .bind("last", last)
+                .map(row -> Map.entry(row.get("code", String.class), ((Number) row.get("visits")).longValue()))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue);
+        return Mono.zip(tags, visits).map(both -> {
+            List<Row> rows = new ArrayList<>(found.size());
+            for (Object[] item : found) {
+                Link link = (Link) item[0];
+                rows.add(new Row(
+                        link,
+                        (String) item[1],
+                        (Boolean) item[2],
+                        both.getT1().getOrDefault(link.code(), List.of()),
+                        both.getT2().getOrDefault(link.code(), 0L),
+                        (String) item[3]));
+            }
+            return rows;
+        });
+    }
+
+    /** Raw visits (those within {@code shortgate.visit.raw-retention}) as JSON lines, in id order, a page at a time. */
+    Flux<String> visits(Instant since, Instant until) {
+        return visitPage(new byte[0], since, until)
+                .expand(
+                        rows -> rows.size() < page
+                                ? Mono.empty()
+                                : visitPage((byte[]) rows.get(rows.size() - 1).get("_id"), since, until),
+                        1)
+                .filter(rows -> !rows.isEmpty())
+                .map(rows -> {
+                    StringBuilder out = new StringBuilder(rows.size() * 200);
+                    for (Map<String, Object> row : rows) {
+                        row.remove("_id");
+                        out.append(json.writeValueAsString(row)).append('\n');
+                    }
+                    return out.toString();
+                });
+    }
+
+    private Mono<List<Map<String, Object>>> visitPage(byte[] after, Instant since, Instant until) {
+        String sql = "SELECT id, code, visited_at, referer, user_agent, country, city, browser, os, device_class, bot "
+                + "FROM visit WHERE id > :after" + (since == null ? "" : " AND visited_at >= :since")
+                + (until == null ? "" : " AND visited_at < :until") + " ORDER BY id LIMIT " + page;
+        var spec = db.sql(sql).bind("after", after);
+        if (since != null) {
+            spec = spec.bind("since", LinkRows.toDb(since));
+        }
+        if (until != null) {
+            spec = spec.bind("until", LinkRows.toDb(until));
+        }
+        return spec.map(row -> {
+                    Map<String, Object> item = new LinkedHashMap<>();
+                    item.put("_id", toBytes(row.get("id")));
+                    item.put("shortCode", row.get("code", String.class));
+                    item.put(
+                            "date",
+                            LinkRows.fromDb(row.get("visited_at", LocalDateTime.class))
+                                    .toString());
+                    item.put("referer", row.get("referer", String.class));
+                    item.put("userAgent", row.get("user_agent", String.class));
+                    item.put("countryCode", row.get("country", String.class));
+                    item.put("cityName", row.get("city", String.class));
+                    item.put("browser", row.get("browser", String.class));
+                    item.put("os", row.get("os", String.class));
+                    item.put("device", row.get("device_class", String.class));
+                    item.put("potentialBot", LinkRows.bool(row.get("bot")));
+                    return item;
+                })
+                .all()
+                .collectList();
+    }
+
+    private static byte[] toBytes(Object value) {
+        if (value instanceof byte[] bytes) {
+            return bytes;
+        }
+        if (value instanceof java.nio.ByteBuffer buffer) {
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        }
+        throw new IllegalStateException("unexpected id type " + value.getClass());
+    }
+}

@@ -1,0 +1,299 @@
+package dev.shortgate.transfer;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.shortgate.link.store.LinkRows;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * What an import writes beside a batch of links, each with one multi-row statement and never twice: tags (the tag
+ * rows, then the links' tags), titles and Shlink's crawlable flag ({@code link_shlink_meta}), click totals (one
+ * {@code link_stats} row on the link's creation day) and imported visits (raw rows, and their counts per day and per
+ * country).
+ * Every statement is an {@code INSERT IGNORE} on the row's key, so a re-run or a resumed batch adds nothing.
+ */
+@Repository
+class TransferMeta {
+
+    /** Per-dimension aggregate of countries (see V10__visit_aggregates.sql). */
+    private static final int DIM_COUNTRY = 1;
+
+    private final DatabaseClient db;
+
+    TransferMeta(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** A link as written, and its record from the source. */
+    record Written(String code, ImportRecord record, Instant createdAt) {}
+
+    Mono<Void> write(List<Written> links) {
+        if (links.isEmpty()) {
+            return Mono.empty();
+        }
+        return tags(links).then(meta(links)).then(totals(links));
+    }
+
+    private Mono<Void> tags(List<Written> links) {
+        Set<String> names = new LinkedHashSet<>();
+        links.forEach(link -> names.addAll(link.record().tags()));
+        if (names.isEmpty()) {
+            return Mono.empty();
+        }
+        List<String> list = new ArrayList<>(names);
+        Map<String, Object> values = new HashMap<>();
+        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO tag (name) VALUES ");
+        for (int i = 0; i < list.size(); i++) {
+            sql.append(i == 0 ? "(:t" : ", (:t").append(i).append(')');
+            values.put("t" + i, list.get(i));
+        }
+        return db.sql(sql.toString())
+                .bindValues(values)
+                .fetch()
+                .rowsUpdated()
+                .then(db.sql("SELECT id, name FROM tag WHERE name IN (:names)")
+                        .bind("names", list)
+                        .map(row -> Map.entry(row.get("name", String.class), ((Number) row.get("id")).longValue()))
+                        .all()
+                        .collectMap(Map.Entry::getKey, Map.Entry::getValue))
+                .flatMap(ids -> {
+                    StringBuilder insert = new StringBuilder("INSERT IGNORE INTO link_tag (code, tag_id) VALUES ");
+                    Map<String, Object> pairs = new HashMap<>();
+                    int n = 0;
+                    for (Written link : links) {
+                        for (String tag : new LinkedHashSet<>(link.record().tags())) {
+                            insert.append(n == 0 ? "(:c" : ", (:c")
+                                    .append(n)
+                                    .append(", :i")
+                                    .append(n)
+                                    .append(')');
+                            pairs.put("c" + n, link.code());
+                            pairs.put("i" + n, ids.get(tag));
+                            n++;
+                        }
+                    }
+                    return db.sql(insert.toString()).bindValues(pairs).fetch().rowsUpdated();
+                })
+                .then();
+    }
+
+    private Mono<Void> meta(List<Written> links) {
+        List<Written> titled = links.stream()
+                .filter(link -> link.record().title() != null || link.record().crawlable())
+                .toList();
+        if (titled.isEmpty()) {
+            return Mono.empty();
+        }
+        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link_shlink_meta (code, title, crawlable) VALUES ");
+        Map<String, Object> values = new HashMap<>();
+        for (int i = 0; i < titled.size(); i++) {
+            Written link = titled.get(i);
+            sql.append(i == 0 ? "(:c" : ", (:c")
+                    .append(i)
+                    .append(", :t")
+                    .append(i)
+                    .append(", :w")
+                    .append(i);
+            sql.append(')');
+            values.put("c" + i, link.code());
+            String title = link.record().title();
+            values.put(
+                    "t" + i,
+                    title == null ? org.springframework.r2dbc.core.Parameter.empty(String.class) : cut(title, 512));
+            values.put("w" + i, link.record().crawlable());
+        }
+        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+    }
+
+    private Mono<Void> totals(List<Written> links) {
+        List<Written> counted = links.stream()
+                .filter(link -> link.record().clicks() != null && link.record().clicks() > 0)
+                .toList();
+        if (counted.isEmpty()) {
+            return Mono.empty();
+        }
+        Map<String, Map<LocalDate, long[]>> days = new HashMap<>();
+        for (Written link : counted) {
+            days.put(
+                    link.code(),
+                    Map.of(day(link.createdAt()), new long[] {link.record().clicks(), 0}));
+        }
+        return stats(days);
+    }
+
+    /** Seeds how many click totals this batch wrote: the links that carry one. */
+    static long seeded(List<Written> links) {
+        return links.stream()
+                .filter(link -> link.record().clicks() != null && link.record().clicks() > 0)
+                .count();
+    }
+
+    /**
+     * A link's imported visits: raw rows (a thousand per statement, with ids made from the visit, so a re-run
+     * writes none twice), then their counts per day (visits and bot visits) and per country and day. Memory holds a
+     * thousand visits and the counts, however many visits the link has. Emits how many visits it read.
+     */
+    Mono<Long> visits(String code, Flux<ImportRecord.Visit> visits) {
+        Map<LocalDate, long[]> days = new HashMap<>();
+        Map<List<Object>, long[]> countries = new HashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
+        return visits.buffer(1000)
+                .concatMap(chunk -> {
+                    for (ImportRecord.Visit visit : chunk) {
+                        LocalDate day = day(visit.at());
+                        long[] counts = days.computeIfAbsent(day, d -> new long[2]);
+                        counts[0]++;
+                        counts[1] += visit.bot() ? 1 : 0;
+                        if (visit.country() != null) {
+                            long[] country = countries.computeIfAbsent(
+                                    List.of(day, visit.country().toUpperCase(java.util.Locale.ROOT)), k -> new long[2]);
+                            country[0]++;
+                            country[1] += visit.bot() ? 1 : 0;
+                        }
+                    }
+                    return raw(code, chunk, seen).thenReturn((long) chunk.size());
+                })
+                .reduce(0L, Long::sum)
+                .flatMap(read -> read == 0
+                        ? Mono.just(0L)
+                        : stats(Map.of(code, days)).then(dims(code, countries)).thenReturn(read));
+    }
+
+    private Mono<Void> dims(String code, Map<List<Object>, long[]> countries) {
+        if (countries.isEmpty()) {
+            return Mono.empty();
+        }
+        StringBuilder sql = new StringBuilder(
+                "INSERT IGNORE INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ");
+        Map<String, Object> values = new HashMap<>();
+        int i = 0;
+        for (var entry : countries.entrySet()) {
+            sql.append(i == 0 ? "(:code, :d" : ", (:code, :d")
+                    .append(i)
+                    .append(", ")
+                    .append(DIM_COUNTRY)
+                    .append(", :l")
+                    .append(i)
+                    .append(", :v")
+                    .append(i)
+                    .append(", :b")
+                    .append(i)
+                    .append(')');
+            values.put("d" + i, entry.getKey().get(0));
+            values.put("l" + i, entry.getKey().get(1));
+            values.put("v" + i, entry.getValue()[0]);
+            values.put("b" + i, entry.getValue()[1]);
+            i++;
+        }
+        values.put("code", code);
+        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+    }
+
+    /**
+     * Raw visit rows. An id is the visit's second (as every visit id starts, so retention finds it) and 8 bytes of
+     * a hash of the link, the visit's time, agent and referer and how many such visits came before it: the same
+     * visit imported again gets the same id.
+     */
+    private Mono<Void> raw(String code, List<ImportRecord.Visit> chunk, Map<String, Integer> seen) {
+        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO visit (id, code, visited_at, client_id, user_agent, "
+                + "referer, country, city, bot) VALUES ");
+        Map<String, Object> values = new HashMap<>();
+        for (int i = 0; i < chunk.size(); i++) {
+            ImportRecord.Visit visit = chunk.get(i);
+            Instant at = visit.at() == null ? Instant.EPOCH : visit.at();
+            String identity = code + '|' + at.toEpochMilli() + '|' + visit.userAgent() + '|' + visit.referer();
+            int ordinal = seen.merge(identity, 1, Integer::sum);
+            byte[] hash = sha256(identity + '|' + ordinal);
+            byte[] id = new byte[12];
+            int seconds = (int) at.getEpochSecond();
+            id[0] = (byte) (seconds >>> 24);
+            id[1] = (byte) (seconds >>> 16);
+            id[2] = (byte) (seconds >>> 8);
+            id[3] = (byte) seconds;
+            System.arraycopy(hash, 0, id, 4, 8);
+            sql.append(i == 0 ? "(" : ", (");
+            for (String column : List.of("i", "c", "a", "k", "u", "r", "n", "t", "b")) {
+                sql.append(column.equals("i") ? ":" : ", :").append(column).append(i);
+            }
+            sql.append(')');
+            values.put("i" + i, id);
+            values.put("c" + i, code);
+            values.put("a" + i, LinkRows.toDb(at));
+            values.put("k" + i, java.util.HexFormat.of().formatHex(sha256("import|" + visit.userAgent())));
+            values.put("u" + i, nullable(cut(visit.userAgent(), 4096)));
+            values.put("r" + i, nullable(cut(visit.referer(), 4096)));
+            values.put(
+                    "n" + i,
+                    nullable(
+                            visit.country() == null || visit.country().length() != 2
+                                    ? null
+                                    : visit.country().toUpperCase(java.util.Locale.ROOT)));
+            values.put("t" + i, nullable(cut(visit.city(), 128)));
+            values.put("b" + i, visit.bot());
+        }
+        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+    }
+
+    private static Object nullable(String value) {
+        return value == null ? org.springframework.r2dbc.core.Parameter.empty(String.class) : value;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Mono<Void> stats(Map<String, Map<LocalDate, long[]>> byCode) {
+        StringBuilder sql =
+                new StringBuilder("INSERT IGNORE INTO link_stats (code, stat_date, visits, bot_visits) VALUES ");
+        Map<String, Object> values = new HashMap<>();
+        int i = 0;
+        for (var link : byCode.entrySet()) {
+            for (var day : link.getValue().entrySet()) {
+                sql.append(i == 0 ? "(:c" : ", (:c")
+                        .append(i)
+                        .append(", :d")
+                        .append(i)
+                        .append(", :v")
+                        .append(i)
+                        .append(", :b")
+                        .append(i)
+                        .append(')');
+                values.put("c" + i, link.getKey());
+                values.put("d" + i, day.getKey());
+                values.put("v" + i, day.getValue()[0]);
+                values.put("b" + i, day.getValue()[1]);
+                i++;
+            }
+        }
+        return i == 0
+                ? Mono.empty()
+                : db.sql(sql.toString())
+                        .bindValues(values)
+                        .fetch()
+                        .rowsUpdated()
+                        .then();
+    }
+
+    private static LocalDate day(Instant at) {
+        return LinkRows.toDb(at == null ? Instant.now() : at).toLocalDate();
+    }
+
+    private static String cut(String text, int max) {
+        return text == null || text.length() <= max ? text : text.substring(0, max);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.shortgate.transfer;
+
+import static dev.shortgate.transfer.TransferTest.awaitDone;
+import static dev.shortgate.transfer.TransferTest.result;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.shortgate.support.Pods;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * Imports and exports on real MariaDB and Redis, two pods: imported links reach the other pod through Redis at once,
+ * a re-run changes nothing, and an export reads every page of links in code order.
+ */
+class TransferIT {
+
+    @RegisterExtension
+    static final Pods pods = Pods.onMariaDb()
+            .withRedis()
+            .with("shortgate.transfer.batch-size", "40")
+            .with("shortgate.transfer.export-page", "7")
+            .count(2);
+
+    @Test
+    void importedLinksRedirectOnTheOtherPodAndAReRunChangesNothing() {
+        WebTestClient a = pods.a().web();
+        WebTestClient b = pods.b().web();
+        b.get().uri("/it-import-0").exchange().expectStatus().isNotFound(); // pod b now holds a negative entry
+        StringBuilder csv = new StringBuilder("longUrl,tags,domain,shortCode,title\n");
+        for (int i = 0; i < 100; i++) {
+            csv.append("https://example.com/it/")
+                    .append(i)
+                    .append(",it|n")
+                    .append(i % 3)
+                    .append(",,it-import-")
+                    .append(i)
+                    .append(",Title ")
+                    .append(i)
+                    .append('\n');
+        }
+        csv.append("https://127.0.0.1/refused,,,it-refused,\n");
+        Map<String, Object> job = importCsv(a, csv.toString());
+        assertThat(job.get("status")).isEqualTo("done");
+        assertThat(result(job)).containsEntry("created", 100).containsEntry("refused", 1);
+
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> b.get()
+                .uri("/it-import-0")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .location("https://example.com/it/0"));
+        b.get()
+                .uri("/rest/v3/short-urls/it-import-42")
+                .exchange()
+                .expectBody()
+                .jsonPath("$.title")
+                .isEqualTo("Title 42")
+                .jsonPath("$.tags[1]")
+                .isEqualTo("n0");
+
+        String before = export(b, "");
+        Map<String, Object> again = importCsv(b, csv.toString());
+        assertThat(result(again)).containsEntry("created", 0).containsEntry("unchanged", 100);
+        assertThat(export(a, "")).isEqualTo(before);
+        assertThat(before.lines().filter(line -> line.startsWith("it-import-")).count())
+                .isEqualTo(100);
+        assertThat(export(a, "&tag=n1").lines().count()).isEqualTo(1 + 33);
+    }
+
+    @Test
+    void aDryRunOnMariaDbWritesNothing() {
+        Map<String, Object> job =
+                importCsv(pods.a().web(), "longUrl,shortCode\nhttps://example.com/it/dry,it-dry\n", "?dryRun=true");
+        assertThat(result(job)).containsEntry("created", 1);
+        pods.a()
+                .web()
+                .get()
+                .uri("/api/v1/links/it-dry")
+                .exchange()
+                .expectStatus()
+                .isNotFound();
+    }
+
+    static String export(WebTestClient web, String query) {
+        return web.get()
+                .uri("/api/v1/links/export?format=csv" + query)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
+    }
+
+    static Map<String, Object> importCsv(WebTestClient web, String csv) {
+        return importCsv(web, csv, "");
+    }
+
+    static Map<String, Object> importCsv(WebTestClient web, String csv, String query) {
+        String location = web.post()
+                .uri("/api/v1/imports" + query)
+                .contentType(MediaType.parseMediaType("text/csv"))
+                .bodyValue(csv)
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .returnResult(String.class)
+                .getResponseHeaders()
+                .getLocation()
+                .toString();
+        return awaitDone(web, location);
+    }
+}
