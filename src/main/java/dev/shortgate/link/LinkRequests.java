@@ -8,6 +8,8 @@ import java.util.Set;
 
 import dev.shortgate.codegen.CodeGenerator;
 import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.security.UrlPolicy;
@@ -44,11 +46,13 @@ public class LinkRequests {
 
     private final UrlPolicy urlPolicy;
     private final CodegenProperties codegen;
+    private final Domains domains;
     private final Clock clock;
 
-    LinkRequests(UrlPolicy urlPolicy, CodegenProperties codegen, Clock clock) {
+    LinkRequests(UrlPolicy urlPolicy, CodegenProperties codegen, Domains domains, Clock clock) {
         this.urlPolicy = urlPolicy;
         this.codegen = codegen;
+        this.domains = domains;
         this.clock = clock;
     }
 
@@ -57,6 +61,13 @@ public class LinkRequests {
 
     public Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
         caller.require(ApiScope.ADMIN, ApiScope.CREATE);
+        Domain domain = domains.forCreate(request.domain());
+        if (!domain.isDefault()) {
+            // Links are stored per domain in a later step; until then only the default domain takes links.
+            throw Problem.UNKNOWN_DOMAIN
+                    .toException("Links on " + domain.host() + " are not supported yet.")
+                    .with("field", "domain");
+        }
         String url = urlPolicy.normalize(request.url());
         Instant now = now();
         if (request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
