@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
+import dev.shortgate.system.database.LinkTables;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
@@ -14,9 +15,21 @@ import reactor.core.publisher.Mono;
 class DomainStore {
 
     private final DatabaseClient db;
+    private final LinkTables tables;
 
-    DomainStore(DatabaseClient db) {
+    DomainStore(DatabaseClient db, LinkTables tables) {
         this.db = db;
+        this.tables = tables;
+    }
+
+    /** Whether a live link (not a tombstone) is stored under this domain's keys ({@link DomainCodes}). */
+    Mono<Boolean> hasLinks(int id) {
+        // id is an int: the literal cannot inject anything
+        return db.sql("SELECT code FROM " + tables.all() + " WHERE code LIKE '" + DomainCodes.prefix(id)
+                        + "%' AND deleted_at IS NULL LIMIT 1")
+                .map(row -> true)
+                .first()
+                .defaultIfEmpty(false);
     }
 
     Flux<Domain> all() {

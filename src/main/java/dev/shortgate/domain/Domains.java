@@ -99,6 +99,54 @@ public class Domains implements SmartLifecycle {
         return known;
     }
 
+    /** The domain with this id, if this pod knows it. */
+    public Optional<Domain> byId(int id) {
+        if (id == DEFAULT_ID) {
+            return Optional.of(defaultDomain);
+        }
+        for (Domain domain : byHost.values()) {
+            if (domain.id() == id) {
+                return Optional.of(domain);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The host of the domain a stored key belongs to ({@link DomainCodes}); the default host if unknown here. */
+    public String hostOf(String key) {
+        int id = DomainCodes.domainId(key);
+        return id == DEFAULT_ID
+                ? defaultDomain.host()
+                : byId(id).map(Domain::host).orElse(defaultDomain.host());
+    }
+
+    /**
+     * The key a redirect for {@code code} looks up, from the request's host ({@code Host}, or
+     * {@code X-Forwarded-Host} from a trusted proxy; a port is ignored). While no domain but the default one exists
+     * this is {@code code} itself and the host is not even read; a host that is not one of ours is the default
+     * domain.
+     */
+    public String redirectKey(String host, String code) {
+        Map<String, Domain> known = byHost;
+        if (known.size() == 1 || host == null) {
+            return code;
+        }
+        int colon = host.lastIndexOf(':');
+        if (colon > 0 && host.indexOf(']') < colon) {
+            host = host.substring(0, colon);
+        }
+        Domain domain = known.get(host);
+        if (domain == null) {
+            domain = known.get(host.toLowerCase(Locale.ROOT));
+        }
+        return domain == null ? code : DomainCodes.key(domain.id(), code);
+    }
+
+    /** Whether the default domain is the only one: then no redirect needs to read its host. */
+    public boolean onlyDefault() {
+        return byHost.size() == 1;
+    }
+
     /** Every domain, the default first, then the others in the order they were added. */
     public List<Domain> all() {
         List<Domain> all = new ArrayList<>(byHost.values());
@@ -141,7 +189,11 @@ public class Domains implements SmartLifecycle {
             return Mono.error(Problem.DOMAIN_IN_USE.toException(
                     "The default domain (the host of shortgate.base-url) cannot be removed."));
         }
-        return store.delete(domain.id()).then(reload());
+        return store.hasLinks(domain.id())
+                .flatMap(has -> has
+                        ? Mono.error(Problem.DOMAIN_IN_USE.toException(
+                                "Domain " + domain.host() + " still has links; delete them first."))
+                        : store.delete(domain.id()).then(reload()));
     }
 
     private static RuntimeException taken(String host) {
