@@ -201,6 +201,40 @@ class DomainLinksTest {
                 .isEqualTo(PROBLEM + "invalid-alias");
     }
 
+    @Test
+    void shlinksApiCreatesAndListsLinksOnAnotherDomain() {
+        web.post()
+                .uri("/rest/v3/short-urls")
+                .bodyValue(Map.of("longUrl", "https://example.com/shlink-a", "customSlug", "sh", "domain", "a.test"))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.shortCode")
+                .isEqualTo("sh")
+                .jsonPath("$.domain")
+                .isEqualTo("a.test")
+                .jsonPath("$.shortUrl")
+                .isEqualTo("https://a.test/sh");
+        redirect("a.test", "/sh").expectStatus().isFound().expectHeader().location("https://example.com/shlink-a");
+        web.post()
+                .uri("/rest/v3/short-urls")
+                .bodyValue(Map.of("longUrl", "https://example.com/shlink-x", "domain", "nowhere.example"))
+                .exchange()
+                .expectStatus()
+                .isBadRequest();
+        web.get()
+                .uri("/rest/v3/domains")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.domains.data[0].isDefault")
+                .isEqualTo(true)
+                .jsonPath("$.domains.data[?(@.domain == 'a.test')].isDefault")
+                .isEqualTo(false);
+    }
+
     private int idOf(String host) {
         return db.sql("SELECT id FROM domains WHERE host = :host")
                 .bind("host", host)
