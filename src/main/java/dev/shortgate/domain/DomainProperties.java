@@ -13,10 +13,21 @@ import org.springframework.validation.annotation.Validated;
  * @param refreshInterval how often each pod reloads the list of domains from the database; a domain added or
  *                        removed on another pod is known here at most this much later (on the pod that made the
  *                        change, at once)
+ * @param unknownHost     what a redirect whose host is none of the domains gets, once any domain besides the
+ *                        default one exists: {@code default} serves it as the default domain, {@code refuse} answers
+ *                        404 without a lookup
  */
 @ConfigurationProperties("shortgate.domains")
 @Validated
-record DomainProperties(@NotNull @DefaultValue("5s") Duration refreshInterval) {
+record DomainProperties(
+        @NotNull @DefaultValue("5s") Duration refreshInterval,
+        @NotNull @DefaultValue("default") UnknownHost unknownHost) {
+
+    /** What a redirect for a host that is none of the domains gets. */
+    enum UnknownHost {
+        DEFAULT,
+        REFUSE
+    }
 
     DomainProperties {
         if (refreshInterval.isNegative() || refreshInterval.isZero()) {

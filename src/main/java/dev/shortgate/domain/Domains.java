@@ -41,6 +41,7 @@ public class Domains implements SmartLifecycle {
     private final DomainProperties properties;
     private final Clock clock;
     private final Domain defaultDomain;
+    private final boolean refuseUnknown;
     private volatile Map<String, Domain> byHost;
     private Disposable task;
 
@@ -48,6 +49,7 @@ public class Domains implements SmartLifecycle {
         this.store = store;
         this.properties = properties;
         this.clock = clock;
+        this.refuseUnknown = properties.unknownHost() == DomainProperties.UnknownHost.REFUSE;
         this.defaultDomain =
                 new Domain(DEFAULT_ID, shortgate.baseUrl().getHost().toLowerCase(Locale.ROOT), null);
         this.byHost = Map.of(defaultDomain.host(), defaultDomain);
@@ -123,8 +125,8 @@ public class Domains implements SmartLifecycle {
     /**
      * The key a redirect for {@code code} looks up, from the request's host ({@code Host}, or
      * {@code X-Forwarded-Host} from a trusted proxy; a port is ignored). While no domain but the default one exists
-     * this is {@code code} itself and the host is not even read; a host that is not one of ours is the default
-     * domain.
+     * this is {@code code} itself and the host is not even read. A host that is not one of ours is the default
+     * domain, or with {@code shortgate.domains.unknown-host=refuse} gets {@code null}: the redirect answers 404.
      */
     public String redirectKey(String host, String code) {
         Map<String, Domain> known = byHost;
@@ -139,7 +141,10 @@ public class Domains implements SmartLifecycle {
         if (domain == null) {
             domain = known.get(host.toLowerCase(Locale.ROOT));
         }
-        return domain == null ? code : DomainCodes.key(domain.id(), code);
+        if (domain == null) {
+            return refuseUnknown ? null : code;
+        }
+        return DomainCodes.key(domain.id(), code);
     }
 
     /** Whether the default domain is the only one: then no redirect needs to read its host. */

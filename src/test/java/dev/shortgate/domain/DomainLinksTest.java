@@ -67,6 +67,14 @@ class DomainLinksTest {
         redirect("a.test", "/same").expectStatus().isFound().expectHeader().location("https://example.com/on-a");
         redirect("b.test:8080", "/same").expectStatus().isFound().expectHeader().location("https://example.com/on-b");
         redirect("sho.rt", "/same").expectStatus().isNotFound();
+        // X-Forwarded-Host counts only from a trusted proxy; none is configured here
+        web.get()
+                .uri("/same")
+                .header("Host", "a.test")
+                .header("X-Forwarded-Host", "b.test")
+                .exchange()
+                .expectHeader()
+                .location("https://example.com/on-a");
         redirect("elsewhere.example", "/same").expectStatus().isNotFound(); // an unknown host is the default domain
         // a key typed as a code never reaches another domain's link
         redirect("sho.rt", "/" + idOf("a.test") + "~same").expectStatus().isNotFound();

@@ -129,7 +129,8 @@ final class Redirects {
      * @param referer   the {@code Referer} header, or {@code null}
      * @param acceptLanguage the {@code Accept-Language} header, or {@code null} (for redirect rules)
      * @param key       what the link of {@code code} on the request's domain is stored and cached under
-     *                  ({@code DomainCodes}): {@code code} itself on the default domain
+     *                  ({@code DomainCodes}): {@code code} itself on the default domain; {@code null} for a host
+     *                  that is none of the domains when those are refused (then 404)
      */
     record Request(
             String code,
@@ -167,7 +168,7 @@ final class Redirects {
     /** The answer, looking the code up as far down as it takes. Never fails: backend trouble is a 503 reply. */
     Mono<Reply> answer(Request request) {
         long start = metrics.start();
-        if (!Link.CODE.matcher(request.code()).matches()) {
+        if (request.key() == null || !Link.CODE.matcher(request.code()).matches()) {
             return Mono.just(unknown(request, start, Tier.NONE));
         }
         return lookup.find(request.key())
@@ -229,7 +230,7 @@ final class Redirects {
      * records no orphan visit: the pixel is answered the same either way.
      */
     Mono<Boolean> track(Request request) {
-        if (!Link.CODE.matcher(request.code()).matches()) {
+        if (request.key() == null || !Link.CODE.matcher(request.code()).matches()) {
             return Mono.just(false);
         }
         return lookup.find(request.key())

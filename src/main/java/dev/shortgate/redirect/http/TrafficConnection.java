@@ -186,7 +186,7 @@ final class TrafficConnection extends ChannelDuplexHandler {
                 headers.get(HttpHeaderNames.REFERER),
                 headers.get(HttpHeaderNames.ACCEPT_LANGUAGE),
                 server.domains.redirectKey(host, code));
-        Found found = server.near.getIfReady(redirect.key());
+        Found found = redirect.key() == null ? null : server.near.getIfReady(redirect.key());
         Reply reply =
                 found == null ? null : server.redirects.answer(redirect, found, Tier.NEAR, server.metrics.start());
         if (reply != null) {
