@@ -15,6 +15,8 @@ import org.springframework.modulith.NamedInterface;
  * @param disabled       create it switched off (404 until enabled)
  * @param redirectStatus 301, 302 (default), 307 or 308
  * @param forwardQuery   append the visitor's query string to the target
+ * @param domain         the short domain the link is served on, one added through {@code /api/v1/domains}
+ *                       (default: the host of {@code shortgate.base-url})
  */
 @NamedInterface("service")
 public record CreateLinkRequest(
@@ -25,9 +27,23 @@ public record CreateLinkRequest(
         Long maxVisits,
         Boolean disabled,
         Integer redirectStatus,
-        Boolean forwardQuery) {
+        Boolean forwardQuery,
+        String domain) {
 
     CreateLinkRequest(String url, Integer length, String alias) {
-        this(url, length, alias, null, null, null, null, null);
+        this(url, length, alias, null, null, null, null, null, null);
+    }
+
+    /** A create on the default domain. */
+    public CreateLinkRequest(
+            String url,
+            Integer length,
+            String alias,
+            Instant expiresAt,
+            Long maxVisits,
+            Boolean disabled,
+            Integer redirectStatus,
+            Boolean forwardQuery) {
+        this(url, length, alias, expiresAt, maxVisits, disabled, redirectStatus, forwardQuery, null);
     }
 }

@@ -93,6 +93,14 @@ public record Link(
     /** The syntax of every code, generated or chosen: the redirect path checks it before any lookup. */
     public static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
+    /**
+     * The syntax of the key a link is stored under ({@code domain.DomainCodes}): a code, on a domain other than the
+     * default one preceded by the domain's id and {@code ~}; at most 64 characters. Only the API, which forms keys
+     * itself, checks this; the redirect path checks {@link #CODE} on what the visitor typed.
+     */
+    public static final java.util.regex.Pattern KEY =
+            java.util.regex.Pattern.compile("(?=.{1,64}$)(?:[1-9][0-9]{0,8}~)?[A-Za-z0-9_-]+");
+
     /** This link under another code (a candidate for a generated link). */
     public Link withCode(String newCode) {
         return with(newCode, deletedAt);

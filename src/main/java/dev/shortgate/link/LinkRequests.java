@@ -8,6 +8,9 @@ import java.util.Set;
 
 import dev.shortgate.codegen.CodeGenerator;
 import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.security.UrlPolicy;
@@ -44,19 +47,33 @@ public class LinkRequests {
 
     private final UrlPolicy urlPolicy;
     private final CodegenProperties codegen;
+    private final Domains domains;
     private final Clock clock;
 
-    LinkRequests(UrlPolicy urlPolicy, CodegenProperties codegen, Clock clock) {
+    LinkRequests(UrlPolicy urlPolicy, CodegenProperties codegen, Domains domains, Clock clock) {
         this.urlPolicy = urlPolicy;
         this.codegen = codegen;
+        this.domains = domains;
         this.clock = clock;
     }
 
     /** A create request checked: the link it asks for (no code yet unless it is an alias) and the code length. */
-    public record Prepared(Link link, int length) {}
+    public record Prepared(Link link, int length, int domainId) {
+
+        /** A create on the default domain. */
+        public Prepared(Link link, int length) {
+            this(link, length, Domains.DEFAULT_ID);
+        }
+
+        /** Whether the link goes to the default domain, where concurrent creates are grouped. */
+        public boolean onDefaultDomain() {
+            return domainId == Domains.DEFAULT_ID;
+        }
+    }
 
     public Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
         caller.require(ApiScope.ADMIN, ApiScope.CREATE);
+        Domain domain = domains.forCreate(request.domain());
         String url = urlPolicy.normalize(request.url());
         Instant now = now();
         if (request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
@@ -79,6 +96,16 @@ public class LinkRequests {
             }
             alias = checkAlias(request.alias());
             length = alias.length();
+            String key = DomainCodes.key(domain, alias);
+            if (key.length() > DomainCodes.MAX_KEY_LENGTH) {
+                throw Problem.INVALID_ALIAS
+                        .toException("alias must be at most "
+                                + (DomainCodes.MAX_KEY_LENGTH
+                                        - DomainCodes.prefix(domain.id()).length())
+                                + " characters on " + domain.host() + ".")
+                        .with("field", "alias");
+            }
+            alias = key;
         } else {
             length = request.length() == null ? codegen.defaultLength() : request.length();
             if (length < CodeGenerator.MIN_LENGTH || length > CodeGenerator.MAX_LENGTH) {
@@ -100,7 +127,7 @@ public class LinkRequests {
                 forwardQuery,
                 caller.keyId(),
                 null);
-        return new Prepared(link, length);
+        return new Prepared(link, length, domain.id());
     }
 
     /** {@code url} checked and normalised by the URL policy. */

@@ -75,7 +75,9 @@ public class LinkService {
     public Mono<Created> create(CreateLinkRequest request, ApiPrincipal caller) {
         return Mono.defer(() -> {
             LinkRequests.Prepared prepared = requests.prepare(request, caller);
-            return prepared.link().alias() ? creator.create(prepared) : queue.create(prepared);
+            return prepared.link().alias() || !prepared.onDefaultDomain()
+                    ? creator.create(prepared)
+                    : queue.create(prepared);
         });
     }
 
@@ -90,6 +92,11 @@ public class LinkService {
 
     /** Links newest first, {@code limit} at a time (1 to {@value #MAX_PAGE}); a CREATE key sees only its own. */
     public Mono<Page> list(String cursor, Integer limit, ApiPrincipal caller) {
+        return list(cursor, limit, null, caller);
+    }
+
+    /** As {@link #list(String, Integer, ApiPrincipal)}, of one domain's links ({@code null}: every domain's). */
+    public Mono<Page> list(String cursor, Integer limit, Integer domainId, ApiPrincipal caller) {
         return Mono.defer(() -> {
             int size = limit == null ? 50 : limit;
             if (size < 1 || size > MAX_PAGE) {
@@ -100,7 +107,7 @@ public class LinkService {
             if (caller.scope() == ApiScope.CREATE && owner == null) {
                 return Mono.just(new Page(List.of(), null));
             }
-            return links.page(owner, after.createdAt(), after.code(), size + 1)
+            return links.page(owner, domainId, after.createdAt(), after.code(), size + 1)
                     .collectList()
                     .map(page -> page.size() <= size
                             ? new Page(page, null)

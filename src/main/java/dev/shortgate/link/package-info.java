@@ -11,7 +11,13 @@
  * ({@code create/LinkImports}: links brought in from other shorteners, for the transfer feature).
  */
 @ApplicationModule(
-        allowedDependencies = {"codegen :: codes", "security :: principal", "security :: url-policy", "system :: *"})
+        allowedDependencies = {
+            "codegen :: codes",
+            "domain :: registry",
+            "security :: principal",
+            "security :: url-policy",
+            "system :: *"
+        })
 package dev.shortgate.link;
 
 import org.springframework.modulith.ApplicationModule;

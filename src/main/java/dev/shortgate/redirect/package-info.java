@@ -11,6 +11,7 @@
  */
 @ApplicationModule(
         allowedDependencies = {
+            "domain :: registry",
             "link :: changes",
             "link :: domains",
             "link :: model",

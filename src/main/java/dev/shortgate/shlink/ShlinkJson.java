@@ -88,17 +88,18 @@ final class ShlinkJson {
 
     record Domain(String domain, boolean isDefault, Redirects redirects) {}
 
-    static ShortUrl shortUrl(ShortUrlRow row, String shortUrl) {
+    /** @param domain the link's domain, {@code null} for the default one (as Shlink answers) */
+    static ShortUrl shortUrl(ShortUrlRow row, String code, String domain, String shortUrl) {
         Link link = row.link();
         return new ShortUrl(
-                link.code(),
+                code,
                 shortUrl,
                 link.url(),
                 date(link.createdAt()),
                 VisitsSummary.of(row.visits(), row.botVisits()),
                 row.tags(),
                 new Meta(date(row.validSince()), date(link.expiresAt()), link.maxVisits()),
-                null,
+                domain,
                 row.title(),
                 row.crawlable(),
                 link.forwardQuery(),

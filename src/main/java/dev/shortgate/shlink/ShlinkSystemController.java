@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.Problem;
@@ -35,8 +37,11 @@ class ShlinkSystemController {
     private final DatabaseClient db;
     private final ShortgateProperties properties;
     private final DomainRedirects redirects;
+    private final Domains domains;
 
-    ShlinkSystemController(DatabaseClient db, ShortgateProperties properties, DomainRedirects redirects) {
+    ShlinkSystemController(
+            DatabaseClient db, ShortgateProperties properties, DomainRedirects redirects, Domains domains) {
+        this.domains = domains;
         this.db = db;
         this.properties = properties;
         this.redirects = redirects;
@@ -57,16 +62,25 @@ class ShlinkSystemController {
                                 "status", up ? "pass" : "fail", "version", ShlinkProperties.VERSION, "links", LINKS)));
     }
 
-    /** The one default domain with its own redirects, and the configured defaults. */
+    /**
+     * The default domain with its own redirects, then the domains added through {@code /api/v1/domains} (without
+     * redirects of their own yet), and the configured defaults.
+     */
     @GetMapping(path = "/rest/v3/domains", produces = MediaType.APPLICATION_JSON_VALUE)
     Map<String, Object> domains(ServerWebExchange exchange) {
         ApiPrincipal.of(exchange);
         ShlinkJson.Domain domain = new ShlinkJson.Domain(
                 properties.baseUrl().getAuthority(), true, ShlinkJson.Redirects.of(redirects.stored()));
+        List<ShlinkJson.Domain> all = new ArrayList<>();
+        all.add(domain);
+        for (Domain other : domains.all()) {
+            if (!other.isDefault()) {
+                all.add(new ShlinkJson.Domain(other.host(), false, ShlinkJson.Redirects.NONE));
+            }
+        }
         return Map.of(
                 "domains",
-                Map.<String, Object>of(
-                        "data", List.of(domain), "defaultRedirects", ShlinkJson.Redirects.of(redirects.defaults())));
+                Map.<String, Object>of("data", all, "defaultRedirects", ShlinkJson.Redirects.of(redirects.defaults())));
     }
 
     /**

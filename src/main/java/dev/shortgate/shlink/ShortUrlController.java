@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.CreateLinkRequest;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkPatch;
@@ -47,7 +49,15 @@ class ShortUrlController {
     private final ShortgateProperties properties;
     private final Clock clock;
 
-    ShortUrlController(LinkService links, ShlinkShortUrls shortUrls, ShortgateProperties properties, Clock clock) {
+    private final Domains domains;
+
+    ShortUrlController(
+            LinkService links,
+            ShlinkShortUrls shortUrls,
+            ShortgateProperties properties,
+            Clock clock,
+            Domains domains) {
+        this.domains = domains;
         this.links = links;
         this.shortUrls = shortUrls;
         this.properties = properties;
@@ -97,10 +107,12 @@ class ShortUrlController {
             Boolean forwardQuery = fields.bool("forwardQuery");
             fields.bool("findIfExists");
             String domain = fields.text("domain");
-            if (domain != null
-                    && !domain.isBlank()
-                    && !domain.equalsIgnoreCase(properties.baseUrl().getAuthority())) {
-                fields.invalid("domain");
+            if (domain == null
+                    || domain.isBlank()
+                    || domain.equalsIgnoreCase(properties.baseUrl().getAuthority())) {
+                domain = null;
+            } else if (domains.find(domain).isEmpty()) {
+                fields.invalid("domain"); // Shortgate never registers a domain on the fly (ADR 24)
             }
             String pathPrefix = fields.text("pathPrefix");
             if (pathPrefix != null && !pathPrefix.isEmpty()) {
@@ -123,7 +135,8 @@ class ShortUrlController {
                     maxVisits,
                     null,
                     null,
-                    forwardQuery == null || forwardQuery);
+                    forwardQuery == null || forwardQuery,
+                    domain);
             return links.create(request, caller)
                     .flatMap(created -> created.created()
                             ? shortUrls
@@ -254,6 +267,12 @@ class ShortUrlController {
     }
 
     private ShlinkJson.ShortUrl toJson(ShortUrlRow row) {
-        return ShlinkJson.shortUrl(row, properties.shortUrl(row.link().code()));
+        String key = row.link().code();
+        String code = DomainCodes.code(key);
+        if (DomainCodes.domainId(key) == Domains.DEFAULT_ID) {
+            return ShlinkJson.shortUrl(row, code, null, properties.shortUrl(code));
+        }
+        String host = domains.hostOf(key);
+        return ShlinkJson.shortUrl(row, code, host, properties.baseUrl().getScheme() + "://" + host + "/" + code);
     }
 }

@@ -5,6 +5,7 @@
 @ApplicationModule(
         allowedDependencies = {
             "link :: model",
+            "domain :: registry",
             "link :: domains",
             "link :: service",
             "link :: store",

@@ -12,7 +12,13 @@
  * Shlink's adapter) and {@code geo} ({@code enrich/GeoLocator}, the in-memory GeoIP database, for redirect rules).
  */
 @ApplicationModule(
-        allowedDependencies = {"link :: model", "security :: clients", "security :: principal", "system :: *"})
+        allowedDependencies = {
+            "domain :: registry",
+            "link :: model",
+            "security :: clients",
+            "security :: principal",
+            "system :: *"
+        })
 package dev.shortgate.visit;
 
 import org.springframework.modulith.ApplicationModule;

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.CreateLinkRequest;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkPatch;
@@ -54,12 +56,19 @@ class LinkController {
     private final ShortgateProperties properties;
     private final JsonMapper json;
     private final ApiDeadlines deadlines;
+    private final Domains domains;
 
-    LinkController(LinkService links, ShortgateProperties properties, JsonMapper json, ApiDeadlines deadlines) {
+    LinkController(
+            LinkService links,
+            ShortgateProperties properties,
+            JsonMapper json,
+            ApiDeadlines deadlines,
+            Domains domains) {
         this.links = links;
         this.properties = properties;
         this.json = json;
         this.deadlines = deadlines;
+        this.domains = domains;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -69,7 +78,8 @@ class LinkController {
         return links.create(request, ApiPrincipal.of(exchange)).map(result -> {
             LinkResponse body = toResponse(result.link());
             return result.created()
-                    ? ResponseEntity.created(URI.create("/api/v1/links/" + body.code()))
+                    ? ResponseEntity.created(URI.create("/api/v1/links/" + body.code()
+                                    + (body.domain() == null ? "" : "?domain=" + body.domain())))
                             .body(body)
                     : ResponseEntity.ok(body);
         });
@@ -160,38 +170,67 @@ class LinkController {
     Mono<Map<String, Object>> list(
             @RequestParam(required = false) String cursor,
             @RequestParam(required = false) Integer limit,
+            @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
-        return links.list(cursor, limit, ApiPrincipal.of(exchange)).map(page -> {
-            List<LinkResponse> items =
-                    page.links().stream().map(this::toResponse).toList();
-            return page.nextCursor() == null
-                    ? Map.of("links", items)
-                    : Map.of("links", items, "nextCursor", page.nextCursor());
-        });
+        return Mono.fromSupplier(() -> domains.forCreate(domain).id())
+                .flatMap(domainId -> links.list(cursor, limit, domainId, ApiPrincipal.of(exchange)))
+                .map(page -> {
+                    List<LinkResponse> items =
+                            page.links().stream().map(this::toResponse).toList();
+                    return page.nextCursor() == null
+                            ? Map.of("links", items)
+                            : Map.of("links", items, "nextCursor", page.nextCursor());
+                });
     }
 
     @GetMapping("/{code}")
-    Mono<LinkResponse> get(@PathVariable String code, ServerWebExchange exchange) {
-        return links.get(code, ApiPrincipal.of(exchange)).map(this::toResponse);
+    Mono<LinkResponse> get(
+            @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
+        return Mono.fromSupplier(() -> key(code, domain))
+                .flatMap(key -> links.get(key, ApiPrincipal.of(exchange)))
+                .map(this::toResponse);
     }
 
     @PatchMapping(
             path = "/{code}",
             consumes = {MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE})
-    Mono<LinkResponse> update(@PathVariable String code, @RequestBody ObjectNode patch, ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> LinkPatch.of(patch, json))
-                .flatMap(changes -> links.update(code, changes, ApiPrincipal.of(exchange)))
+    Mono<LinkResponse> update(
+            @PathVariable String code,
+            @RequestParam(required = false) String domain,
+            @RequestBody ObjectNode patch,
+            ServerWebExchange exchange) {
+        return Mono.fromSupplier(() -> key(code, domain))
+                .flatMap(key -> Mono.fromSupplier(() -> LinkPatch.of(patch, json))
+                        .flatMap(changes -> links.update(key, changes, ApiPrincipal.of(exchange))))
                 .map(this::toResponse);
     }
 
     @DeleteMapping("/{code}")
     @ApiResponse(responseCode = "204", description = "Deleted; the code is never reused")
-    Mono<ResponseEntity<Void>> delete(@PathVariable String code, ServerWebExchange exchange) {
-        return links.delete(code, ApiPrincipal.of(exchange))
+    Mono<ResponseEntity<Void>> delete(
+            @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
+        return Mono.fromSupplier(() -> key(code, domain))
+                .flatMap(key -> links.delete(key, ApiPrincipal.of(exchange)))
                 .thenReturn(ResponseEntity.noContent().build());
     }
 
+    /** The stored key of {@code code} on {@code domain} (absent: the default domain); 404 for what is no code. */
+    private String key(String code, String domain) {
+        if (!Link.CODE.matcher(code).matches()) {
+            throw Problem.LINK_NOT_FOUND
+                    .toException("No link has the code '" + code + "'.")
+                    .with("code", code);
+        }
+        return DomainCodes.key(domains.forCreate(domain), code);
+    }
+
     private LinkResponse toResponse(Link link) {
-        return LinkResponse.of(link, properties.shortUrl(link.code()));
+        int domainId = DomainCodes.domainId(link.code());
+        String code = DomainCodes.code(link.code());
+        if (domainId == Domains.DEFAULT_ID) {
+            return LinkResponse.of(link, code, null, properties.shortUrl(code));
+        }
+        String host = domains.hostOf(link.code());
+        return LinkResponse.of(link, code, host, properties.baseUrl().getScheme() + "://" + host + "/" + code);
     }
 }

@@ -10,6 +10,7 @@ import dev.shortgate.link.Link;
 record LinkResponse(
         Integer status,
         String code,
+        String domain,
         String shortUrl,
         String url,
         int redirectStatus,
@@ -20,10 +21,12 @@ record LinkResponse(
         boolean disabled,
         boolean forwardQuery) {
 
-    static LinkResponse of(Link link, String shortUrl) {
+    /** {@code domain} is {@code null} (left out) for the default domain. */
+    static LinkResponse of(Link link, String code, String domain, String shortUrl) {
         return new LinkResponse(
                 null,
-                link.code(),
+                code,
+                domain,
                 shortUrl,
                 link.url(),
                 link.redirectStatus(),
@@ -39,6 +42,7 @@ record LinkResponse(
         return new LinkResponse(
                 status,
                 code,
+                domain,
                 shortUrl,
                 url,
                 redirectStatus,

@@ -55,7 +55,7 @@ public class BatchCreator {
                 }
                 try {
                     Prepared prepared = requests.prepare(items.get(i), caller);
-                    if (prepared.link().alias()) {
+                    if (prepared.link().alias() || !prepared.onDefaultDomain()) {
                         single.put(i, prepared);
                         continue;
                     }

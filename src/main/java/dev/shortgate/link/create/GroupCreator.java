@@ -61,7 +61,8 @@ class GroupCreator {
             Set<List<Object>> seen = new HashSet<>();
             wanted.forEach((index, prepared) -> {
                 Link match = byUrl.getOrDefault(prepared.link().url(), List.of()).stream()
-                        .filter(link -> link.code().length() == prepared.length() && link.satisfies(prepared.link()))
+                        .filter(link -> LinkCreator.fits(link, prepared.length(), prepared.domainId())
+                                && link.satisfies(prepared.link()))
                         .findFirst()
                         .orElse(null);
                 if (match != null) {
@@ -169,7 +170,9 @@ class GroupCreator {
                 .flatMap(
                         index -> {
                             Prepared prepared = items.get(index);
-                            return one(index, creator.createGenerated(prepared.link(), prepared.length()));
+                            return one(
+                                    index,
+                                    creator.createGenerated(prepared.link(), prepared.length(), prepared.domainId()));
                         },
                         concurrency);
     }

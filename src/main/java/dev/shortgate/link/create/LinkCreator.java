@@ -7,6 +7,8 @@ import dev.shortgate.codegen.CodeAllocator;
 import dev.shortgate.codegen.CodeSpaceExhaustedException;
 import dev.shortgate.codegen.CodeStrategies;
 import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkChanges;
 import dev.shortgate.link.LinkRequests;
@@ -80,7 +82,7 @@ public class LinkCreator {
     public Mono<Created> create(LinkRequests.Prepared prepared) {
         return prepared.link().alias()
                 ? createAlias(prepared.link())
-                : createGenerated(prepared.link(), prepared.length());
+                : createGenerated(prepared.link(), prepared.length(), prepared.domainId());
     }
 
     /**
@@ -88,18 +90,29 @@ public class LinkCreator {
      * the same link on another node at the same moment): the next run finds the winner's row. Announced once, after.
      */
     Mono<Created> createGenerated(Link wanted, int length) {
+        return createGenerated(wanted, length, Domains.DEFAULT_ID);
+    }
+
+    /** As {@link #createGenerated(Link, int)}, on the domain with this id ({@link DomainCodes}). */
+    Mono<Created> createGenerated(Link wanted, int length, int domainId) {
         return conflicts
-                .transaction("create", Mono.defer(() -> findOrClaim(wanted, length)))
+                .transaction("create", Mono.defer(() -> findOrClaim(wanted, length, domainId)))
                 .flatMap(this::announce);
     }
 
-    private Mono<Created> findOrClaim(Link wanted, int length) {
+    /** Whether {@code link} is a code of this length on this domain. */
+    static boolean fits(Link link, int length, int domainId) {
+        return DomainCodes.domainId(link.code()) == domainId
+                && DomainCodes.code(link.code()).length() == length;
+    }
+
+    private Mono<Created> findOrClaim(Link wanted, int length, int domainId) {
         Mono<Created> existing = links.findGenerated(wanted.url())
-                .filter(link -> link.code().length() == length && link.satisfies(wanted))
+                .filter(link -> fits(link, length, domainId) && link.satisfies(wanted))
                 .next()
                 .map(link -> new Created(link, false));
-        return existing.switchIfEmpty(Mono.defer(() -> allocator.flatMap(
-                        codes -> codes.allocate(wanted.url(), length, code -> claim(code, wanted), existing))))
+        return existing.switchIfEmpty(Mono.defer(() -> allocator.flatMap(codes -> codes.allocate(
+                        wanted.url(), length, code -> claim(DomainCodes.key(domainId, code), wanted), existing))))
                 .onErrorMap(CodeSpaceExhaustedException.class, e -> Problem.CODE_SPACE_EXHAUSTED
                         .toException("No free code of length " + length + " was found after " + e.rounds()
                                 + " rounds; try a longer length.")
@@ -117,7 +130,8 @@ public class LinkCreator {
                         ? Mono.just(new Created(candidate, true))
                         : links.findByCode(code)
                                 .filter(holder -> holder.satisfies(candidate))
-                                .switchIfEmpty(Mono.defer(() -> links.findByCreateKey(wanted, code.length())))
+                                .switchIfEmpty(Mono.defer(() -> links.findByCreateKey(
+                                        candidate, DomainCodes.code(code).length())))
                                 .filter(holder -> holder.satisfies(candidate))
                                 .map(holder -> new Created(holder, false))
                                 .switchIfEmpty(Mono.fromRunnable(collisions::increment)));

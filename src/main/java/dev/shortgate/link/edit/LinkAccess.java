@@ -33,7 +33,7 @@ public class LinkAccess {
 
     /** As {@link #changeable}, with the row version a conditional write needs. */
     Mono<LinkRepository.Versioned> changeableVersioned(String code, ApiPrincipal caller) {
-        Mono<LinkRepository.Versioned> live = Link.CODE.matcher(code).matches()
+        Mono<LinkRepository.Versioned> live = Link.KEY.matcher(code).matches()
                 ? links.findVersioned(code).filter(found -> found.link().deletedAt() == null)
                 : Mono.empty();
         return live.filter(found -> caller.canRead(found.link().apiKeyId()))
@@ -42,7 +42,7 @@ public class LinkAccess {
     }
 
     private Mono<Link> live(String code) {
-        return Link.CODE.matcher(code).matches()
+        return Link.KEY.matcher(code).matches()
                 ? links.findByCode(code).filter(link -> link.deletedAt() == null)
                 : Mono.empty();
     }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Set;
 
 import dev.shortgate.codegen.TakenCodes;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.system.database.LinkTables;
 import io.r2dbc.spi.Readable;
@@ -167,10 +169,22 @@ public class LinkRepository implements TakenCodes {
      * @param afterCode  the cursor's code (ties on creation time are ordered by code)
      */
     public Flux<Link> page(Long owner, Instant afterTime, String afterCode, int limit) {
+        return page(owner, null, afterTime, afterCode, limit);
+    }
+
+    /** As {@link #page(Long, Instant, String, int)}, of one domain's links only ({@code null}: every domain's). */
+    public Flux<Link> page(Long owner, Integer domainId, Instant afterTime, String afterCode, int limit) {
         String order = "ORDER BY created_at DESC, code DESC LIMIT " + limit;
+        // The domain is in the key (DomainCodes); the id is an int, so the literal cannot inject anything.
+        String domain = domainId == null
+                ? ""
+                : domainId == Domains.DEFAULT_ID
+                        ? " AND code NOT LIKE '%" + DomainCodes.SEPARATOR + "%'"
+                        : " AND code LIKE '" + DomainCodes.prefix(domainId) + "%'";
         String sql = tables.eachTable(
                 table -> "SELECT " + LinkRows.COLUMNS + " FROM " + table + " WHERE deleted_at IS NULL"
                         + (owner == null ? "" : " AND api_key_id = :owner")
+                        + domain
                         + (afterTime == null
                                 ? ""
                                 : " AND (created_at < :afterTime OR (created_at = :afterTime AND code < :afterCode))")

@@ -8,6 +8,8 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
 
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRules;
 import io.r2dbc.spi.Readable;
@@ -90,10 +92,13 @@ public final class LinkRows {
         if (link.alias() || link.disabled()) {
             return null;
         }
-        String key = length + "\0" + link.redirectStatus() + "\0" + link.forwardQuery() + "\0"
-                + (link.expiresAt() == null ? "-" : link.expiresAt().toEpochMilli()) + "\0"
-                + (link.maxVisits() == null ? "-" : link.maxVisits()) + "\0"
-                + (link.apiKeyId() == null ? "-" : link.apiKeyId()) + "\0" + link.url();
+        int domainId = link.code() == null ? Domains.DEFAULT_ID : DomainCodes.domainId(link.code());
+        // The default domain's keys are as they were before domains, so its existing rows keep theirs.
+        String key =
+                DomainCodes.prefix(domainId) + length + "\0" + link.redirectStatus() + "\0" + link.forwardQuery() + "\0"
+                        + (link.expiresAt() == null ? "-" : link.expiresAt().toEpochMilli()) + "\0"
+                        + (link.maxVisits() == null ? "-" : link.maxVisits()) + "\0"
+                        + (link.apiKeyId() == null ? "-" : link.apiKeyId()) + "\0" + link.url();
         return hash(key);
     }
 

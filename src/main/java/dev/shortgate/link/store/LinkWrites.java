@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.List;
 
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRules;
 import dev.shortgate.system.database.ConflictRetry;
@@ -110,7 +111,10 @@ public class LinkWrites {
             values.put("apiKeyId" + i, LinkRows.orNull(link.apiKeyId(), Long.class));
             values.put(
                     "createKey" + i,
-                    LinkRows.orNull(LinkRows.createKey(link, link.code().length()), byte[].class));
+                    LinkRows.orNull(
+                            LinkRows.createKey(
+                                    link, DomainCodes.code(link.code()).length()),
+                            byte[].class));
         }
         var spec = db.sql(sql.toString()).bindValues(values);
         return conflicts.transaction("create_group", spec.fetch().rowsUpdated());
@@ -128,7 +132,7 @@ public class LinkWrites {
                     .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
         }
         // Split: the create key's claim and the row commit together, and neither when link still holds the code
-        byte[] key = LinkRows.createKey(link, link.code().length());
+        byte[] key = LinkRows.createKey(link, DomainCodes.code(link.code()).length());
         Mono<Long> claimAndInsert = (key == null ? Mono.<Long>empty() : claimCreateKey(key, link.code()))
                 .then(insertRow(tables.table(link.code()), link))
                 .flatMap(rows -> legacyHolds(link.code())
@@ -181,7 +185,10 @@ public class LinkWrites {
         spec = LinkRows.bindNullable(spec, "maxVisits", link.maxVisits(), Long.class);
         spec = LinkRows.bindNullable(spec, "apiKeyId", link.apiKeyId(), Long.class);
         spec = LinkRows.bindNullable(
-                spec, "createKey", LinkRows.createKey(link, link.code().length()), byte[].class);
+                spec,
+                "createKey",
+                LinkRows.createKey(link, DomainCodes.code(link.code()).length()),
+                byte[].class);
         return spec.fetch().rowsUpdated();
     }
 

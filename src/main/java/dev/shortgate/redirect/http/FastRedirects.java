@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
 
+import dev.shortgate.domain.Domains;
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.security.ClientIpResolver;
 import io.micrometer.core.instrument.Counter;
@@ -46,6 +47,7 @@ final class FastRedirects {
     final Redirects redirects;
     final RedirectMetrics metrics;
     final ClientIpResolver clientIps;
+    final Domains domains;
     final Counter answered;
     final boolean fastPath;
 
@@ -60,6 +62,7 @@ final class FastRedirects {
             Redirects redirects,
             RedirectMetrics metrics,
             ClientIpResolver clientIps,
+            Domains domains,
             MeterRegistry registry,
             boolean fastPath) {
         this.fastPath = fastPath;
@@ -67,6 +70,7 @@ final class FastRedirects {
         this.redirects = redirects;
         this.metrics = metrics;
         this.clientIps = clientIps;
+        this.domains = domains;
         this.answered = Counter.builder("shortgate.redirect.fast")
                 .description("Redirect requests answered on the fast path, below Spring's dispatcher")
                 .register(registry);

@@ -1,8 +1,11 @@
 package dev.shortgate.redirect.http;
 
+import java.net.InetAddress;
 import java.util.Base64;
 import java.util.Map;
 
+import dev.shortgate.domain.Domains;
+import dev.shortgate.link.Link;
 import dev.shortgate.security.ClientIpResolver;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -26,10 +29,24 @@ final class RedirectHandler {
 
     private final Redirects redirects;
     private final ClientIpResolver clientIps;
+    private final Domains domains;
 
-    RedirectHandler(Redirects redirects, ClientIpResolver clientIps) {
+    RedirectHandler(Redirects redirects, ClientIpResolver clientIps, Domains domains) {
         this.redirects = redirects;
         this.clientIps = clientIps;
+        this.domains = domains;
+    }
+
+    static final String FORWARDED_HOST = "X-Forwarded-Host";
+
+    /** The first host of an {@code X-Forwarded-Host} (the one the client asked for), or {@code host} if empty. */
+    static String forwardedHost(String forwarded, String host) {
+        if (forwarded == null) {
+            return host;
+        }
+        int comma = forwarded.indexOf(',');
+        String first = (comma < 0 ? forwarded : forwarded.substring(0, comma)).strip();
+        return first.isEmpty() ? host : first;
     }
 
     /**
@@ -38,28 +55,55 @@ final class RedirectHandler {
      */
     Mono<ServerResponse> track(ServerRequest request) {
         HttpHeaders headers = request.headers().asHttpHeaders();
+        String code = request.pathVariable("code");
         return redirects
                 .track(new Redirects.Request(
-                        request.pathVariable("code"),
+                        code,
                         true,
                         request.uri().getRawQuery(),
                         clientIps.resolve(request),
                         headers.getFirst(HttpHeaders.USER_AGENT),
-                        headers.getFirst(HttpHeaders.REFERER)))
+                        headers.getFirst(HttpHeaders.REFERER),
+                        null,
+                        key(request, headers, code)))
                 .then(ServerResponse.ok().contentType(GIF).bodyValue(PIXEL));
+    }
+
+    /**
+     * The key the link of {@code code} on the request's domain is stored under: {@code Host}, or the first
+     * {@code X-Forwarded-Host} from a trusted proxy, picks the domain. Only a code as visitors may type it is given a
+     * domain; anything else stays itself and answers 404.
+     */
+    private String key(ServerRequest request, HttpHeaders headers, String code) {
+        if (domains.onlyDefault() || !Link.CODE.matcher(code).matches()) {
+            return code;
+        }
+        String host = headers.getFirst(HttpHeaders.HOST);
+        if (headers.containsHeader(FORWARDED_HOST)) {
+            InetAddress peer = request.remoteAddress()
+                    .map(java.net.InetSocketAddress::getAddress)
+                    .orElse(null);
+            if (peer != null && clientIps.isTrusted(peer)) {
+                host = forwardedHost(headers.getFirst(FORWARDED_HOST), host);
+            }
+        }
+        return domains.redirectKey(host, code);
     }
 
     Mono<ServerResponse> handle(ServerRequest request) {
         HttpHeaders headers = request.headers().asHttpHeaders();
+        String code = request.pathVariable("code");
+        String key = key(request, headers, code);
         return redirects
                 .answer(new Redirects.Request(
-                        request.pathVariable("code"),
+                        code,
                         request.method() == HttpMethod.GET,
                         request.uri().getRawQuery(),
                         clientIps.resolve(request),
                         headers.getFirst(HttpHeaders.USER_AGENT),
                         headers.getFirst(HttpHeaders.REFERER),
-                        headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE)))
+                        headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE),
+                        key))
                 .flatMap(reply -> {
                     ServerResponse.BodyBuilder response =
                             ServerResponse.status(reply.status().code());

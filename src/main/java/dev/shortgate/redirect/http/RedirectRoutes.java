@@ -5,6 +5,7 @@ import static org.springframework.web.reactive.function.server.RequestPredicates
 import static org.springframework.web.reactive.function.server.RequestPredicates.path;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.lookup.NearCache;
@@ -42,8 +43,8 @@ class RedirectRoutes {
     }
 
     @Bean
-    RedirectHandler redirectHandler(Redirects redirects, ClientIpResolver clientIps) {
-        return new RedirectHandler(redirects, clientIps);
+    RedirectHandler redirectHandler(Redirects redirects, ClientIpResolver clientIps, Domains domains) {
+        return new RedirectHandler(redirects, clientIps, domains);
     }
 
     @Bean
@@ -64,8 +65,9 @@ class RedirectRoutes {
             RedirectMetrics metrics,
             ClientIpResolver clientIps,
             MeterRegistry registry,
-            RedirectProperties properties) {
-        return new FastRedirects(near, redirects, metrics, clientIps, registry, properties.fastPath());
+            RedirectProperties properties,
+            Domains domains) {
+        return new FastRedirects(near, redirects, metrics, clientIps, domains, registry, properties.fastPath());
     }
 
     /**

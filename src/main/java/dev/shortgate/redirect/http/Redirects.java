@@ -128,6 +128,9 @@ final class Redirects {
      * @param userAgent the {@code User-Agent} header, or {@code null}
      * @param referer   the {@code Referer} header, or {@code null}
      * @param acceptLanguage the {@code Accept-Language} header, or {@code null} (for redirect rules)
+     * @param key       what the link of {@code code} on the request's domain is stored and cached under
+     *                  ({@code DomainCodes}): {@code code} itself on the default domain; {@code null} for a host
+     *                  that is none of the domains when those are refused (then 404)
      */
     record Request(
             String code,
@@ -136,10 +139,22 @@ final class Redirects {
             InetAddress clientIp,
             String userAgent,
             String referer,
-            String acceptLanguage) {
+            String acceptLanguage,
+            String key) {
+
+        Request(
+                String code,
+                boolean get,
+                String rawQuery,
+                InetAddress clientIp,
+                String userAgent,
+                String referer,
+                String acceptLanguage) {
+            this(code, get, rawQuery, clientIp, userAgent, referer, acceptLanguage, code);
+        }
 
         Request(String code, boolean get, String rawQuery, InetAddress clientIp, String userAgent, String referer) {
-            this(code, get, rawQuery, clientIp, userAgent, referer, null);
+            this(code, get, rawQuery, clientIp, userAgent, referer, null, code);
         }
     }
 
@@ -153,10 +168,10 @@ final class Redirects {
     /** The answer, looking the code up as far down as it takes. Never fails: backend trouble is a 503 reply. */
     Mono<Reply> answer(Request request) {
         long start = metrics.start();
-        if (!Link.CODE.matcher(request.code()).matches()) {
+        if (request.key() == null || !Link.CODE.matcher(request.code()).matches()) {
             return Mono.just(unknown(request, start, Tier.NONE));
         }
-        return lookup.find(request.code())
+        return lookup.find(request.key())
                 .flatMap(found -> {
                     Reply now = answer(request, found, found.tier(), start);
                     return now != null ? Mono.just(now) : capped(request, found, start);
@@ -215,10 +230,10 @@ final class Redirects {
      * records no orphan visit: the pixel is answered the same either way.
      */
     Mono<Boolean> track(Request request) {
-        if (!Link.CODE.matcher(request.code()).matches()) {
+        if (request.key() == null || !Link.CODE.matcher(request.code()).matches()) {
             return Mono.just(false);
         }
-        return lookup.find(request.code())
+        return lookup.find(request.key())
                 .flatMap(found -> {
                     RedirectAnswer answer = found.answer(answers);
                     if (answer == null) {
@@ -248,7 +263,7 @@ final class Redirects {
     private Mono<Reply> capped(Request request, Found found, long start) {
         RedirectAnswer answer = found.answer(answers);
         return visitCounts
-                .count(request.code())
+                .count(request.key())
                 .onErrorResume(e -> Mono.just(0L)) // counters unreadable: serve, do not lock out
                 .map(visited -> visited >= answer.link.maxVisits()
                         ? problem(request, start, found.tier(), Outcome.GONE, RedirectProblems.GONE)
@@ -259,11 +274,11 @@ final class Redirects {
         boolean quiet = warmup.marks(request.userAgent()); // the pod's own warm-up: answered, recorded nowhere
         if (!quiet) {
             metrics.record(start, tier, Outcome.FOUND);
-            hot.seen(request.code());
+            hot.seen(request.key());
         }
         if (answer.rules != null) {
             String target = answer.rules.target(new RuleRequest(
-                    request.code(),
+                    request.key(),
                     request.rawQuery(),
                     request.clientIp(),
                     request.userAgent(),
@@ -271,7 +286,7 @@ final class Redirects {
             if (request.get() && !quiet) {
                 // a link with rules counts every visit by destination, its own URL included
                 visits.record(
-                        request.code(),
+                        request.key(),
                         request.clientIp(),
                         request.userAgent(),
                         request.referer(),
@@ -281,7 +296,7 @@ final class Redirects {
                 return new Reply(answer.status, answer.headersFor(target, request.rawQuery()), null);
             }
         } else if (request.get() && !quiet) {
-            visits.record(request.code(), request.clientIp(), request.userAgent(), request.referer());
+            visits.record(request.key(), request.clientIp(), request.userAgent(), request.referer());
         }
         HttpHeaders headers = answer.variesWith(request.rawQuery())
                 ? answer.headers(answer.location(request.rawQuery()))

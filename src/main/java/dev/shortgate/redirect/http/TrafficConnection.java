@@ -168,15 +168,25 @@ final class TrafficConnection extends ChannelDuplexHandler {
         }
         String uri = request.uri();
         HttpHeaders headers = request.headers();
+        String code = uri.substring(1, end);
+        InetAddress clientIp = clientIp(ctx, headers);
+        String host = null;
+        if (!server.domains.onlyDefault()) {
+            host = headers.get(HttpHeaderNames.HOST);
+            if (peerTrusted) {
+                host = RedirectHandler.forwardedHost(headers.get(RedirectHandler.FORWARDED_HOST), host);
+            }
+        }
         Redirects.Request redirect = new Redirects.Request(
-                uri.substring(1, end),
+                code,
                 HttpMethod.GET.equals(request.method()),
                 end < uri.length() ? uri.substring(end + 1) : null,
-                clientIp(ctx, headers),
+                clientIp,
                 headers.get(HttpHeaderNames.USER_AGENT),
                 headers.get(HttpHeaderNames.REFERER),
-                headers.get(HttpHeaderNames.ACCEPT_LANGUAGE));
-        Found found = server.near.getIfReady(redirect.code());
+                headers.get(HttpHeaderNames.ACCEPT_LANGUAGE),
+                server.domains.redirectKey(host, code));
+        Found found = redirect.key() == null ? null : server.near.getIfReady(redirect.key());
         Reply reply =
                 found == null ? null : server.redirects.answer(redirect, found, Tier.NEAR, server.metrics.start());
         if (reply != null) {

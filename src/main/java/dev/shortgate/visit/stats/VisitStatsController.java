@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.Problem;
@@ -49,9 +51,12 @@ public class VisitStatsController {
     private final VisitQueries queries;
     private final Clock clock;
 
-    VisitStatsController(VisitQueries queries, Clock clock) {
+    private final Domains domains;
+
+    VisitStatsController(VisitQueries queries, Clock clock, Domains domains) {
         this.queries = queries;
         this.clock = clock;
+        this.domains = domains;
     }
 
     /**
@@ -120,8 +125,10 @@ public class VisitStatsController {
             @RequestParam(required = false) String from,
             @RequestParam(required = false) String to,
             @RequestParam(required = false) String bots,
+            @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
+        String key = key(code, domain);
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         LocalDate end = to == null ? today : date("to", to);
         LocalDate start = from == null ? end.minusDays(DEFAULT_DAYS - 1) : date("from", from);
@@ -132,11 +139,11 @@ public class VisitStatsController {
         if (ChronoUnit.DAYS.between(start, end) + 1 > MAX_DAYS) {
             throw invalid("from", "The range may span at most " + MAX_DAYS + " days.");
         }
-        return visible(code, caller)
+        return visible(code, key, caller)
                 .then(Mono.zip(
-                        queries.perDay(code, start, end).collectList(),
-                        queries.uniqueVisitors(code, start, end, withBots),
-                        queries.top(code, start, end, withBots, TOP)))
+                        queries.perDay(key, start, end).collectList(),
+                        queries.uniqueVisitors(key, start, end, withBots),
+                        queries.top(key, start, end, withBots, TOP)))
                 .map(t -> {
                     List<DayVisits> days = everyDay(start, end, t.getT1(), withBots);
                     long total = days.stream().mapToLong(DayVisits::total).sum();
@@ -165,8 +172,10 @@ public class VisitStatsController {
             @PathVariable String code,
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String cursor,
+            @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
+        String key = key(code, domain);
         int size = limit == null ? DEFAULT_LIMIT : limit(limit);
         byte[] after;
         try {
@@ -174,17 +183,17 @@ public class VisitStatsController {
         } catch (IllegalArgumentException e) {
             throw invalid("cursor", "cursor is not a visit id: " + e.getMessage() + ".");
         }
-        return visible(code, caller)
-                .then(queries.visits(code, after, size).map(VisitView::of).collectList())
+        return visible(code, key, caller)
+                .then(queries.visits(key, after, size).map(VisitView::of).collectList())
                 .map(page -> new VisitPage(
                         page,
                         page.size() < size ? null : page.get(page.size() - 1).id()));
     }
 
     /** Completes when the link exists and this caller may read it; a 404 otherwise, as if it did not exist. */
-    private Mono<Void> visible(String code, ApiPrincipal caller) {
+    private Mono<Void> visible(String code, String key, ApiPrincipal caller) {
         Mono<Boolean> exists = Link.CODE.matcher(code).matches()
-                ? queries.liveLinkOwner(code)
+                ? queries.liveLinkOwner(key)
                         .map(owner -> caller.canRead(owner.orElse(null)))
                         .defaultIfEmpty(false)
                 : Mono.just(false);
@@ -193,6 +202,11 @@ public class VisitStatsController {
                 : Mono.error(Problem.LINK_NOT_FOUND
                         .toException("No link has the code '" + code + "'.")
                         .with("code", code)));
+    }
+
+    /** The key the link of {@code code} on {@code domain} (absent: the default one) is stored under. */
+    private String key(String code, String domain) {
+        return Link.CODE.matcher(code).matches() ? DomainCodes.key(domains.forCreate(domain), code) : code;
     }
 
     private static List<DayVisits> everyDay(

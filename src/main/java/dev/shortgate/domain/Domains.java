@@ -1,0 +1,249 @@
+package dev.shortgate.domain;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.settings.ShortgateProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.modulith.NamedInterface;
+import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The short domains this gateway serves, held in memory: {@link #find} and {@link #forCreate} never do I/O. The
+ * list is loaded at start and every {@code shortgate.domains.refresh-interval}; a change made on this pod is seen
+ * here at once, on other pods at their next reload.
+ */
+@Component
+@NamedInterface("registry")
+public class Domains implements SmartLifecycle {
+
+    /** The default domain's id: it has no row, and every link made before domains existed belongs to it. */
+    public static final int DEFAULT_ID = 0;
+
+    private static final Logger log = LoggerFactory.getLogger(Domains.class);
+
+    private final DomainStore store;
+    private final DomainProperties properties;
+    private final Clock clock;
+    private final Domain defaultDomain;
+    private final boolean refuseUnknown;
+    private volatile Map<String, Domain> byHost;
+    private Disposable task;
+
+    Domains(DomainStore store, DomainProperties properties, ShortgateProperties shortgate, Clock clock) {
+        this.store = store;
+        this.properties = properties;
+        this.clock = clock;
+        this.refuseUnknown = properties.unknownHost() == DomainProperties.UnknownHost.REFUSE;
+        this.defaultDomain =
+                new Domain(DEFAULT_ID, shortgate.baseUrl().getHost().toLowerCase(Locale.ROOT), null);
+        this.byHost = Map.of(defaultDomain.host(), defaultDomain);
+    }
+
+    public Domain defaultDomain() {
+        return defaultDomain;
+    }
+
+    /** The domain of a host name as written (any case, Unicode or punycode), if it is one of ours. */
+    public Optional<Domain> find(String host) {
+        if (host == null) {
+            return Optional.empty();
+        }
+        Domain exact = byHost.get(host);
+        if (exact != null) {
+            return Optional.of(exact);
+        }
+        String normalised = DomainNames.normalise(host);
+        return normalised == null ? Optional.empty() : Optional.ofNullable(byHost.get(normalised));
+    }
+
+    /**
+     * The domain a create names: the default one when {@code host} is absent, otherwise the registered domain, or a
+     * problem ({@code invalid-domain} for a name that is no DNS name, {@code unknown-domain} for one not added
+     * through {@code /api/v1/domains}). Shortgate never registers a domain on the fly.
+     */
+    public Domain forCreate(String host) {
+        if (host == null || host.isEmpty()) {
+            return defaultDomain;
+        }
+        Domain exact = byHost.get(host);
+        if (exact != null) {
+            return exact;
+        }
+        String normalised = DomainNames.normalise(host);
+        if (normalised == null) {
+            throw Problem.INVALID_DOMAIN
+                    .toException("domain must be a DNS host name such as go.example.com.")
+                    .with("field", "domain");
+        }
+        Domain known = byHost.get(normalised);
+        if (known == null) {
+            throw Problem.UNKNOWN_DOMAIN
+                    .toException("domain " + normalised + " is not one of this gateway's domains; an admin adds it"
+                            + " with POST /api/v1/domains.")
+                    .with("field", "domain");
+        }
+        return known;
+    }
+
+    /** The domain with this id, if this pod knows it. */
+    public Optional<Domain> byId(int id) {
+        if (id == DEFAULT_ID) {
+            return Optional.of(defaultDomain);
+        }
+        for (Domain domain : byHost.values()) {
+            if (domain.id() == id) {
+                return Optional.of(domain);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The host of the domain a stored key belongs to ({@link DomainCodes}); the default host if unknown here. */
+    public String hostOf(String key) {
+        int id = DomainCodes.domainId(key);
+        return id == DEFAULT_ID
+                ? defaultDomain.host()
+                : byId(id).map(Domain::host).orElse(defaultDomain.host());
+    }
+
+    /**
+     * The key a redirect for {@code code} looks up, from the request's host ({@code Host}, or
+     * {@code X-Forwarded-Host} from a trusted proxy; a port is ignored). While no domain but the default one exists
+     * this is {@code code} itself and the host is not even read. A host that is not one of ours is the default
+     * domain, or with {@code shortgate.domains.unknown-host=refuse} gets {@code null}: the redirect answers 404.
+     */
+    public String redirectKey(String host, String code) {
+        Map<String, Domain> known = byHost;
+        if (known.size() == 1 || host == null) {
+            return code;
+        }
+        int colon = host.lastIndexOf(':');
+        if (colon > 0 && host.indexOf(']') < colon) {
+            host = host.substring(0, colon);
+        }
+        Domain domain = known.get(host);
+        if (domain == null) {
+            domain = known.get(host.toLowerCase(Locale.ROOT));
+        }
+        if (domain == null) {
+            return refuseUnknown ? null : code;
+        }
+        return DomainCodes.key(domain.id(), code);
+    }
+
+    /** Whether the default domain is the only one: then no redirect needs to read its host. */
+    public boolean onlyDefault() {
+        return byHost.size() == 1;
+    }
+
+    /** Every domain, the default first, then the others in the order they were added. */
+    public List<Domain> all() {
+        List<Domain> all = new ArrayList<>(byHost.values());
+        all.sort(Comparator.comparingInt(Domain::id));
+        return all;
+    }
+
+    Mono<Domain> add(String host) {
+        return Mono.defer(() -> {
+            String normalised = DomainNames.normalise(host);
+            if (normalised == null) {
+                return Mono.error(Problem.INVALID_DOMAIN
+                        .toException("domain must be a DNS host name such as go.example.com.")
+                        .with("field", "domain"));
+            }
+            if (byHost.containsKey(normalised)) {
+                return Mono.error(taken(normalised));
+            }
+            return store.insert(normalised, clock.instant().truncatedTo(ChronoUnit.MILLIS))
+                    .onErrorMap(DataIntegrityViolationException.class, e -> taken(normalised))
+                    .flatMap(added -> reload().thenReturn(added));
+        });
+    }
+
+    Mono<Void> remove(String host) {
+        return Mono.defer(() -> {
+            Domain domain = find(host).orElse(null);
+            if (domain == null) {
+                return reload().then(Mono.defer(() -> find(host)
+                        .map(found -> remove(found))
+                        .orElseGet(() -> Mono.error(
+                                Problem.DOMAIN_NOT_FOUND.toException("No domain " + host + " on this gateway.")))));
+            }
+            return remove(domain);
+        });
+    }
+
+    private Mono<Void> remove(Domain domain) {
+        if (domain.isDefault()) {
+            return Mono.error(Problem.DOMAIN_IN_USE.toException(
+                    "The default domain (the host of shortgate.base-url) cannot be removed."));
+        }
+        return store.hasLinks(domain.id())
+                .flatMap(has -> has
+                        ? Mono.error(Problem.DOMAIN_IN_USE.toException(
+                                "Domain " + domain.host() + " still has links; delete them first."))
+                        : store.delete(domain.id()).then(reload()));
+    }
+
+    private static RuntimeException taken(String host) {
+        return Problem.DOMAIN_TAKEN.toException("Domain " + host + " is already one of this gateway's domains.");
+    }
+
+    /** Reads the list again and replaces the one in memory. */
+    Mono<Void> reload() {
+        return store.all().collectList().doOnNext(this::replace).then();
+    }
+
+    private void replace(List<Domain> rows) {
+        Map<String, Domain> next = new LinkedHashMap<>();
+        next.put(defaultDomain.host(), defaultDomain);
+        for (Domain row : rows) {
+            next.putIfAbsent(row.host(), row);
+        }
+        byHost = Map.copyOf(next);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (task != null) {
+            return;
+        }
+        Duration interval = properties.refreshInterval();
+        task = Flux.interval(Duration.ZERO, interval)
+                .onBackpressureDrop()
+                .concatMap(tick -> reload().onErrorResume(e -> {
+                    log.warn("Could not reload the short domains; keeping the {} known", byHost.size(), e);
+                    return Mono.empty();
+                }))
+                .subscribe();
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (task != null) {
+            task.dispose();
+            task = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return task != null;
+    }
+}

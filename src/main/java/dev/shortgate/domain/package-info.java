@@ -1,0 +1,14 @@
+/**
+ * Short domains (issue 26; docs/adr/0024-many-short-domains.md): the host names one gateway serves short links on.
+ * The default domain is the host of {@code shortgate.base-url}; it is implicit (id 0, no row). Others are rows of
+ * the {@code domains} table, added, listed and removed by admins ({@code DomainController},
+ * {@code /api/v1/domains}). Every pod holds the whole list in memory ({@link dev.shortgate.domain.Domains}) and
+ * reloads it every {@code shortgate.domains.refresh-interval}, so looking a host up never does I/O.
+ *
+ * <p>Named interface: {@code registry} ({@link dev.shortgate.domain.Domains} and {@link
+ * dev.shortgate.domain.Domain}).
+ */
+@ApplicationModule(allowedDependencies = {"security :: principal", "system :: *"})
+package dev.shortgate.domain;
+
+import org.springframework.modulith.ApplicationModule;
