@@ -29,7 +29,7 @@ class EventSourceTest {
     final ExecutorService executor = Executors.newSingleThreadExecutor();
     final VisitTap.Describer describer = (ip, agent) -> new VisitTap.Describer.Description("DE", "Berlin", false);
     final ShlinkPayloads payloads = new ShlinkPayloads(
-            new ShortUrls(null, null, "https://sho.rt", java.time.Duration.ofSeconds(5)),
+            new ShortUrls(null, null, "https://sho.rt", java.time.Duration.ofSeconds(5), key -> null),
             describer,
             JsonMapper.builder().build(),
             "https://sho.rt");
