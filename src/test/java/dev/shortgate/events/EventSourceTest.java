@@ -87,6 +87,25 @@ class EventSourceTest {
     }
 
     @Test
+    void aLinkOnASecondDomainIsShownWithItsBareCodeAndItsDomainsHost() {
+        ShortUrls shortUrls = new ShortUrls(null, null, "https://sho.rt/", java.time.Duration.ofSeconds(5), key -> {
+            assertThat(key).isEqualTo("3~abc");
+            return "two.test";
+        });
+        java.util.Map<String, Object> shown = shortUrls.ofNewLink(new dev.shortgate.link.Link(
+                "3~abc", "https://example.com/", 302, true, Instant.EPOCH, null, null, false, false, null, null));
+        assertThat(shown)
+                .containsEntry("shortCode", "abc")
+                .containsEntry("domain", "two.test")
+                .containsEntry("shortUrl", "https://two.test/abc");
+        assertThat(shortUrls.ofNewLink(new dev.shortgate.link.Link(
+                        "abc", "https://example.com/", 302, true, Instant.EPOCH, null, null, false, false, null, null)))
+                .containsEntry("shortCode", "abc")
+                .containsEntry("domain", null)
+                .containsEntry("shortUrl", "https://sho.rt/abc");
+    }
+
+    @Test
     void anOrphanVisitIsOneUpdateWithItsTypeAndLocation() throws Exception {
         EventSource source = new EventSource(payloads, List.of(sink), 10, Schedulers.fromExecutor(executor), registry);
         source.start();
