@@ -156,7 +156,15 @@ class LinkExport {
                                 ? Mono.empty()
                                 : page(filter, rows.get(rows.size() - 1).link().code()),
                         1)
-                .filter(rows -> !rows.isEmpty());
+                .filter(rows -> !rows.isEmpty())
+                .concatMap(rows -> domains.know(
+                                domainIds(rows.stream().map(row -> row.link().code())))
+                        .thenReturn(rows));
+    }
+
+    /** The ids of the domains these keys belong to, which this pod must know to show their hosts. */
+    private static java.util.Set<Integer> domainIds(java.util.stream.Stream<String> keys) {
+        return keys.map(DomainCodes::domainId).collect(java.util.stream.Collectors.toSet());
     }
 
     private Mono<List<Row>> page(Filter filter, String after) {
@@ -250,11 +258,17 @@ class LinkExport {
                                 : visitPage((byte[]) rows.get(rows.size() - 1).get("_id"), since, until),
                         1)
                 .filter(rows -> !rows.isEmpty())
+                .concatMap(rows -> domains.know(domainIds(rows.stream().map(row -> (String) row.get("_key"))))
+                        .thenReturn(rows))
                 .map(rows -> {
                     StringBuilder out = new StringBuilder(rows.size() * 200);
                     for (Map<String, Object> row : rows) {
-                        row.remove("_id");
-                        out.append(json.writeValueAsString(row)).append('\n');
+                        // a copy: the page's last row still gives the next page its start
+                        Map<String, Object> item = new LinkedHashMap<>(row);
+                        item.remove("_id");
+                        String domain = domainOf((String) item.remove("_key"));
+                        item.put("domain", domain.isEmpty() ? null : domain);
+                        out.append(json.writeValueAsString(item)).append('\n');
                     }
                     return out.toString();
                 });
@@ -275,9 +289,9 @@ class LinkExport {
                     Map<String, Object> item = new LinkedHashMap<>();
                     item.put("_id", toBytes(row.get("id")));
                     String key = row.get("code", String.class);
-                    String domain = domainOf(key);
+                    item.put("_key", key);
                     item.put("shortCode", DomainCodes.code(key));
-                    item.put("domain", domain.isEmpty() ? null : domain);
+                    item.put("domain", null); // its host once this pod surely knows it (pages)
                     item.put(
                             "date",
                             LinkRows.fromDb(row.get("visited_at", LocalDateTime.class))
