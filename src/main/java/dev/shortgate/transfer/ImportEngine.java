@@ -122,7 +122,8 @@ class ImportEngine {
         List<ImportRecord> accepted = new ArrayList<>();
         for (ImportRecord record : batch) {
             Target target = target(record);
-            String refusal = target.refusal() != null ? target.refusal() : refusal(record);
+            String unfit = refusal(record);
+            String refusal = unfit != null ? unfit : target.refusal();
             if (refusal != null) {
                 account.add(() -> {
                     job.problem(record.ref(), "refused", refusal);
