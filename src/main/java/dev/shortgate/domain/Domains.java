@@ -114,6 +114,14 @@ public class Domains implements SmartLifecycle {
         return Optional.empty();
     }
 
+    /**
+     * Makes sure this pod knows the domains with these ids, reading the list again (once) if one is missing: a domain
+     * added on another pod is otherwise seen here only at the next reload. Completes at once when all are known.
+     */
+    public Mono<Void> know(java.util.Collection<Integer> ids) {
+        return Mono.defer(() -> ids.stream().allMatch(id -> byId(id).isPresent()) ? Mono.empty() : reload());
+    }
+
     /** The host of the domain a stored key belongs to ({@link DomainCodes}); the default host if unknown here. */
     public String hostOf(String key) {
         int id = DomainCodes.domainId(key);

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.system.redis.RedisConfigured;
 import dev.shortgate.system.redis.SharedRedis;
@@ -139,6 +140,7 @@ class EventsConfiguration {
             DatabaseClient db,
             VisitTap.Describer describer,
             JsonMapper json,
+            Domains domains,
             MercureHub hub,
             ObjectProvider<RedisTopics> redisTopics,
             ObjectProvider<RabbitTopics> rabbitTopics,
@@ -150,7 +152,8 @@ class EventsConfiguration {
         }
         redisTopics.ifAvailable(sinks::add);
         rabbitTopics.ifAvailable(sinks::add);
-        ShortUrls shortUrls = new ShortUrls(links, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl());
+        ShortUrls shortUrls = new ShortUrls(
+                links, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl(), domains::hostOf);
         ShlinkPayloads payloads = new ShlinkPayloads(
                 shortUrls, describer, json, shortgate.baseUrl().toString());
         return new EventSource(payloads, sinks, properties.bufferCapacity(), eventsWorker, registry);

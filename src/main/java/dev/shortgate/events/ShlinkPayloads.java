@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.Link;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitTap;
@@ -17,7 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
  * visit, on {@code new-visit/{shortCode}} and {@code new-visit}; {@code {"visit"}} for an orphan visit, on
  * {@code new-orphan-visit}, the visit with its {@code type}; {@code {"shortUrl"}} for a new short URL. A visit is
  * Shlink's {@code Visit::jsonSerialize}: referer, date, userAgent, visitLocation, potentialBot, visitedUrl and
- * redirectUrl.
+ * redirectUrl. A visit of a link on another domain than the default one is published under its bare code (the topic,
+ * {@code shortCode}) with that domain's host ({@code domain}, {@code shortUrl}, {@code visitedUrl}), as Shlink does;
+ * an orphan visit names no domain and is shown on the base URL.
  */
 final class ShlinkPayloads {
 
@@ -49,10 +52,10 @@ final class ShlinkPayloads {
             payload.put("shortUrl", shortUrl);
             payload.put(
                     "visit",
-                    visit(raw, origin + "/" + raw.code(), raw.redirectUrl() != null ? raw.redirectUrl() : longUrl));
+                    visit(raw, shortUrls.urlOf(raw.code()), raw.redirectUrl() != null ? raw.redirectUrl() : longUrl));
             String text = write(payload);
             List<Update> updates = new ArrayList<>(2);
-            updates.add(new Update(Topics.newShortUrlVisit(raw.code()), text, true));
+            updates.add(new Update(Topics.newShortUrlVisit(DomainCodes.code(raw.code())), text, true));
             updates.add(new Update(Topics.NEW_VISIT, text, false));
             return updates;
         });

@@ -9,9 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.link.store.LinkRows;
@@ -22,7 +25,9 @@ import reactor.core.publisher.Mono;
  * Shlink's short URL ({@code ShortUrlDataTransformer}) for the updates: the link, its Shlink fields, tags and visit
  * totals. A visit's update reuses the one read for its code for {@code short-url-cache-ttl} (Caffeine, bounded,
  * coalesced), so a flood of visits to one code costs one read per period, never one per visit; the totals trail by
- * that much, as Shlink's own list trails by a counts flush.
+ * that much, as Shlink's own list trails by a counts flush. A link of a domain other than the default one shows its
+ * bare code, its domain's host in {@code domain} and a short URL on that host, as Shlink's own API does
+ * ({@code shlink/ShlinkJson}); the default domain's {@code domain} is {@code null}.
  */
 final class ShortUrls {
 
@@ -33,12 +38,19 @@ final class ShortUrls {
     private final LinkRepository links;
     private final DatabaseClient db;
     private final String baseUrl;
+    private final String scheme;
+    private final Function<String, String> hostOf;
     private final AsyncCache<String, Map<String, Object>> cache;
 
-    ShortUrls(LinkRepository links, DatabaseClient db, String baseUrl, Duration ttl) {
+    /**
+     * @param hostOf the host of the domain a stored key belongs to, {@code null} for a key of the default domain
+     */
+    ShortUrls(LinkRepository links, DatabaseClient db, String baseUrl, Duration ttl, Function<String, String> hostOf) {
         this.links = links;
         this.db = db;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
+        this.scheme = baseUrl.substring(0, baseUrl.indexOf(':'));
+        this.hostOf = hostOf;
         this.cache =
                 Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).buildAsync();
     }
@@ -48,6 +60,18 @@ final class ShortUrls {
         return Mono.fromFuture(
                         () -> cache.get(code, (key, executor) -> read(key).toFuture()), true)
                 .filter(map -> !map.isEmpty());
+    }
+
+    /** The host of the domain a stored key belongs to; {@code null} for the default domain, as Shlink shows it. */
+    String domainOf(String key) {
+        return DomainCodes.domainId(key) == Domains.DEFAULT_ID ? null : hostOf.apply(key);
+    }
+
+    /** The short URL visitors type for a stored key: on the base URL, or on its own domain's host. */
+    String urlOf(String key) {
+        String host = domainOf(key);
+        String code = DomainCodes.code(key);
+        return host == null ? baseUrl + code : scheme + "://" + host + "/" + code;
     }
 
     /** A link just created: nothing has been counted or tagged through Shlink yet that a read would show. */
@@ -118,14 +142,14 @@ final class ShortUrls {
         meta.put("validUntil", date(link.expiresAt()));
         meta.put("maxVisits", link.maxVisits());
         Map<String, Object> shortUrl = new LinkedHashMap<>();
-        shortUrl.put("shortCode", link.code());
-        shortUrl.put("shortUrl", baseUrl + link.code());
+        shortUrl.put("shortCode", DomainCodes.code(link.code()));
+        shortUrl.put("shortUrl", urlOf(link.code()));
         shortUrl.put("longUrl", link.url());
         shortUrl.put("dateCreated", date(link.createdAt()));
         shortUrl.put("visitsSummary", visitsSummary);
         shortUrl.put("tags", tags);
         shortUrl.put("meta", meta);
-        shortUrl.put("domain", null);
+        shortUrl.put("domain", domainOf(link.code()));
         shortUrl.put("title", title);
         shortUrl.put("crawlable", crawlable);
         shortUrl.put("forwardQuery", link.forwardQuery());

@@ -10,7 +10,14 @@
  * this feature exists.
  */
 @ApplicationModule(
-        allowedDependencies = {"link :: model", "link :: events", "link :: store", "visit :: taps", "system :: *"})
+        allowedDependencies = {
+            "link :: model",
+            "link :: events",
+            "link :: store",
+            "visit :: taps",
+            "domain :: registry",
+            "system :: *"
+        })
 package dev.shortgate.events;
 
 import org.springframework.modulith.ApplicationModule;

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
+import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.problem.Problem;
@@ -21,7 +23,8 @@ import reactor.core.publisher.Flux;
 
 /**
  * Streamed exports, admin keys only: {@code GET /api/v1/links/export?format=csv|jsonl} (every live link, in the
- * import format; filters {@code tag}, {@code since}, {@code until} on the creation date, {@code domain}) and
+ * import format; filters {@code tag}, {@code since}, {@code until} on the creation date, {@code domain}: a host of ours or
+ * {@code DEFAULT}) and
  * {@code GET /api/v1/visits/export} (the raw visits kept, as JSON lines; {@code since}, {@code until}).
  */
 @RestController
@@ -31,11 +34,11 @@ class ExportController {
     static final MediaType JSON_LINES = MediaType.parseMediaType("application/jsonl;charset=UTF-8");
 
     private final LinkExport export;
-    private final String defaultDomain;
+    private final Domains domains;
 
-    ExportController(LinkExport export, dev.shortgate.system.settings.ShortgateProperties shortgate) {
+    ExportController(LinkExport export, Domains domains) {
         this.export = export;
-        this.defaultDomain = shortgate.baseUrl().getHost();
+        this.domains = domains;
     }
 
     @GetMapping("/api/v1/links/export")
@@ -54,15 +57,22 @@ class ExportController {
                     .toException("format must be csv or jsonl.")
                     .with("field", "format");
         }
-        LinkExport.Filter filter = new LinkExport.Filter(tag, instant("since", since), instant("until", until));
+        Instant from = instant("since", since);
+        Instant to = instant("until", until);
         Flux<String> body;
-        if (domain != null
-                && !domain.isBlank()
-                && !domain.equalsIgnoreCase(defaultDomain)
-                && !"DEFAULT".equals(domain)) {
-            body = csv ? Flux.just(LinkExport.header()) : Flux.empty(); // only the default domain exists
-        } else {
+        if (domain == null || domain.isBlank()) {
+            LinkExport.Filter filter = new LinkExport.Filter(tag, from, to);
             body = csv ? export.csv(filter) : export.jsonLines(filter);
+        } else {
+            Domain found = "DEFAULT".equals(domain)
+                    ? domains.defaultDomain()
+                    : domains.find(domain).orElse(null);
+            if (found == null) {
+                body = csv ? Flux.just(LinkExport.header()) : Flux.empty(); // not one of ours: it has no links
+            } else {
+                LinkExport.Filter filter = new LinkExport.Filter(tag, from, to, found.id());
+                body = csv ? export.csv(filter) : export.jsonLines(filter);
+            }
         }
         return ResponseEntity.ok()
                 .contentType(csv ? CSV : JSON_LINES)

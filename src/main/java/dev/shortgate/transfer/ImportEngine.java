@@ -3,13 +3,14 @@ package dev.shortgate.transfer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
+import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.create.LinkImports;
 import dev.shortgate.link.create.LinkImports.Conflict;
 import dev.shortgate.link.create.LinkImports.Incoming;
 import dev.shortgate.link.create.LinkImports.Outcome;
-import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -27,7 +28,7 @@ class ImportEngine {
     private final ImportJobs jobs;
     private final TransferProperties properties;
     private final Clock clock;
-    private final String defaultDomain;
+    private final Domains domains;
     private final java.util.Map<String, io.micrometer.core.instrument.Counter> outcomes = new java.util.HashMap<>();
 
     ImportEngine(
@@ -35,7 +36,7 @@ class ImportEngine {
             TransferMeta meta,
             ImportJobs jobs,
             TransferProperties properties,
-            ShortgateProperties shortgate,
+            Domains domains,
             Clock clock,
             io.micrometer.core.instrument.MeterRegistry registry) {
         this.imports = imports;
@@ -43,7 +44,7 @@ class ImportEngine {
         this.jobs = jobs;
         this.properties = properties;
         this.clock = clock;
-        this.defaultDomain = shortgate.baseUrl().getHost().toLowerCase(Locale.ROOT);
+        this.domains = domains;
         for (String outcome : List.of("created", "unchanged", "conflict", "new-code", "refused")) {
             outcomes.put(
                     outcome,
@@ -120,7 +121,9 @@ class ImportEngine {
         List<Incoming> incoming = new ArrayList<>();
         List<ImportRecord> accepted = new ArrayList<>();
         for (ImportRecord record : batch) {
-            String refusal = refusal(record);
+            Target target = target(record);
+            String unfit = refusal(record);
+            String refusal = unfit != null ? unfit : target.refusal();
             if (refusal != null) {
                 account.add(() -> {
                     job.problem(record.ref(), "refused", refusal);
@@ -130,7 +133,9 @@ class ImportEngine {
             }
             accepted.add(record);
             incoming.add(new Incoming(
-                    record.code(),
+                    record.code() == null || record.code().isEmpty()
+                            ? record.code()
+                            : DomainCodes.key(target.domain(), record.code()),
                     record.url(),
                     record.createdAt(),
                     record.expiresAt(),
@@ -204,16 +209,36 @@ class ImportEngine {
         if (record.url() == null) {
             return "The row has no long URL.";
         }
-        String domain = record.domain();
-        if (domain != null && !domain.isBlank() && !"DEFAULT".equals(domain)) {
-            String host = domain.toLowerCase(Locale.ROOT)
-                    .replaceFirst("^https?://", "")
-                    .replaceFirst("[:/].*$", "");
-            if (!host.equals(defaultDomain)) {
-                return "The domain '" + domain + "' does not exist here; only the default domain (" + defaultDomain
-                        + ") does.";
-            }
-        }
         return null;
     }
+
+    /**
+     * The registered domain a record goes to ({@link Domains#find}; the default one when it names none), or
+     * why it cannot: a domain not added here, or a link of another domain without a code (codes are generated on
+     * the default domain only).
+     */
+    private Target target(ImportRecord record) {
+        String domain = record.domain();
+        if (domain == null || domain.isBlank() || "DEFAULT".equals(domain)) {
+            return new Target(domains.defaultDomain(), null);
+        }
+        String host = domain.replaceFirst("^(?i)https?://", "").replaceFirst("[:/].*$", "");
+        Domain found = domains.find(host).orElse(null);
+        if (found == null) {
+            return new Target(
+                    null,
+                    "The domain '" + domain + "' is not one of this gateway's domains; an admin adds it with POST"
+                            + " /api/v1/domains.");
+        }
+        if (!found.isDefault() && (record.code() == null || record.code().isEmpty())) {
+            return new Target(
+                    null,
+                    "A link of the domain '" + domain + "' needs its short code: codes are generated on the default"
+                            + " domain only.");
+        }
+        return new Target(found, null);
+    }
+
+    /** The domain a record goes to, or why it cannot go anywhere. */
+    private record Target(Domain domain, String refusal) {}
 }

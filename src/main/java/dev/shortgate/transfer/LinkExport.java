@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.store.LinkRows;
 import dev.shortgate.system.database.LinkTables;
@@ -26,7 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
  * add the link's redirect rules, not imported yet), a page
  * of {@code shortgate.transfer.export-page} links at a time: one keyed query by code for the links and their titles,
  * and one range query each for the page's tags and visit totals. Memory holds one page, whatever the table's size;
- * the client's demand paces the reads.
+ * the client's demand paces the reads. A link of a domain other than the default one is exported under its bare code
+ * with its domain's host in {@code domain} (empty for the default domain), as the import reads it back.
  */
 @Component
 class LinkExport {
@@ -49,17 +52,34 @@ class LinkExport {
     private final DatabaseClient db;
     private final LinkTables tables;
     private final JsonMapper json;
+    private final Domains domains;
     private final int page;
 
-    LinkExport(DatabaseClient db, LinkTables tables, JsonMapper json, TransferProperties properties) {
+    LinkExport(DatabaseClient db, LinkTables tables, JsonMapper json, Domains domains, TransferProperties properties) {
         this.db = db;
         this.tables = tables;
         this.json = json;
+        this.domains = domains;
         this.page = properties.exportPage();
     }
 
-    /** Which links: all when every field is {@code null}. */
-    record Filter(String tag, Instant since, Instant until) {}
+    /**
+     * Which links: all when every field is {@code null}.
+     *
+     * @param domainId only the links of the domain with this id ({@link Domains#DEFAULT_ID} for the default one), or
+     *                 {@code null} for every domain's
+     */
+    record Filter(String tag, Instant since, Instant until, Integer domainId) {
+
+        Filter(String tag, Instant since, Instant until) {
+            this(tag, since, until, null);
+        }
+    }
+
+    /** The host a stored key's domain shows in the export: empty for the default domain. */
+    private String domainOf(String key) {
+        return DomainCodes.domainId(key) == Domains.DEFAULT_ID ? "" : domains.hostOf(key);
+    }
 
     /** One exported link. */
     record Row(Link link, String title, boolean crawlable, List<String> tags, long visits, String rulesJson) {}
@@ -77,11 +97,11 @@ class LinkExport {
                 for (Row row : rows) {
                     Link link = row.link();
                     printer.printRecord(
-                            link.code(),
+                            DomainCodes.code(link.code()),
                             link.url(),
                             String.join("|", row.tags()),
                             row.title() == null ? "" : row.title(),
-                            "",
+                            domainOf(link.code()),
                             link.createdAt(),
                             link.expiresAt() == null ? "" : link.expiresAt(),
                             link.maxVisits() == null ? "" : link.maxVisits(),
@@ -104,7 +124,9 @@ class LinkExport {
             for (Row row : rows) {
                 Link link = row.link();
                 Map<String, Object> item = new LinkedHashMap<>();
-                item.put("shortCode", link.code());
+                String domain = domainOf(link.code());
+                item.put("shortCode", DomainCodes.code(link.code()));
+                item.put("domain", domain.isEmpty() ? null : domain);
                 item.put("longUrl", link.url());
                 item.put("tags", row.tags());
                 item.put("title", row.title());
@@ -134,7 +156,15 @@ class LinkExport {
                                 ? Mono.empty()
                                 : page(filter, rows.get(rows.size() - 1).link().code()),
                         1)
-                .filter(rows -> !rows.isEmpty());
+                .filter(rows -> !rows.isEmpty())
+                .concatMap(rows -> domains.know(
+                                domainIds(rows.stream().map(row -> row.link().code())))
+                        .thenReturn(rows));
+    }
+
+    /** The ids of the domains these keys belong to, which this pod must know to show their hosts. */
+    private static java.util.Set<Integer> domainIds(java.util.stream.Stream<String> keys) {
+        return keys.map(DomainCodes::domainId).collect(java.util.stream.Collectors.toSet());
     }
 
     private Mono<List<Row>> page(Filter filter, String after) {
@@ -144,6 +174,13 @@ class LinkExport {
         }
         if (filter.until() != null) {
             where.append(" AND l.created_at < :until");
+        }
+        if (filter.domainId() != null) {
+            // the domain is in the key (DomainCodes); the id is an int, so the literal cannot inject anything
+            where.append(
+                    filter.domainId() == Domains.DEFAULT_ID
+                            ? " AND l.code NOT LIKE '%" + DomainCodes.SEPARATOR + "%'"
+                            : " AND l.code LIKE '" + DomainCodes.prefix(filter.domainId()) + "%'");
         }
         if (filter.tag() != null) {
             where.append(" AND EXISTS (SELECT 1 FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code = l.code"
@@ -221,11 +258,17 @@ class LinkExport {
                                 : visitPage((byte[]) rows.get(rows.size() - 1).get("_id"), since, until),
                         1)
                 .filter(rows -> !rows.isEmpty())
+                .concatMap(rows -> domains.know(domainIds(rows.stream().map(row -> (String) row.get("_key"))))
+                        .thenReturn(rows))
                 .map(rows -> {
                     StringBuilder out = new StringBuilder(rows.size() * 200);
                     for (Map<String, Object> row : rows) {
-                        row.remove("_id");
-                        out.append(json.writeValueAsString(row)).append('\n');
+                        // a copy: the page's last row still gives the next page its start
+                        Map<String, Object> item = new LinkedHashMap<>(row);
+                        item.remove("_id");
+                        String domain = domainOf((String) item.remove("_key"));
+                        item.put("domain", domain.isEmpty() ? null : domain);
+                        out.append(json.writeValueAsString(item)).append('\n');
                     }
                     return out.toString();
                 });
@@ -245,7 +288,10 @@ class LinkExport {
         return spec.map(row -> {
                     Map<String, Object> item = new LinkedHashMap<>();
                     item.put("_id", toBytes(row.get("id")));
-                    item.put("shortCode", row.get("code", String.class));
+                    String key = row.get("code", String.class);
+                    item.put("_key", key);
+                    item.put("shortCode", DomainCodes.code(key));
+                    item.put("domain", null); // its host once this pod surely knows it (pages)
                     item.put(
                             "date",
                             LinkRows.fromDb(row.get("visited_at", LocalDateTime.class))

@@ -13,6 +13,7 @@
             "link :: imports",
             "link :: store",
             "security :: principal",
+            "domain :: registry",
             "system :: *",
         })
 package dev.shortgate.transfer;

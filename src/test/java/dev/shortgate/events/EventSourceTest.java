@@ -29,7 +29,7 @@ class EventSourceTest {
     final ExecutorService executor = Executors.newSingleThreadExecutor();
     final VisitTap.Describer describer = (ip, agent) -> new VisitTap.Describer.Description("DE", "Berlin", false);
     final ShlinkPayloads payloads = new ShlinkPayloads(
-            new ShortUrls(null, null, "https://sho.rt", java.time.Duration.ofSeconds(5)),
+            new ShortUrls(null, null, "https://sho.rt", java.time.Duration.ofSeconds(5), key -> null),
             describer,
             JsonMapper.builder().build(),
             "https://sho.rt");
@@ -84,6 +84,25 @@ class EventSourceTest {
         assertThat(received).allSatisfy(update -> assertThat(update.topic()).isEqualTo(Topics.NEW_SHORT_URL));
         assertThat(source.held()).isZero();
         source.stop();
+    }
+
+    @Test
+    void aLinkOnASecondDomainIsShownWithItsBareCodeAndItsDomainsHost() {
+        ShortUrls shortUrls = new ShortUrls(null, null, "https://sho.rt/", java.time.Duration.ofSeconds(5), key -> {
+            assertThat(key).isEqualTo("3~abc");
+            return "two.test";
+        });
+        java.util.Map<String, Object> shown = shortUrls.ofNewLink(new dev.shortgate.link.Link(
+                "3~abc", "https://example.com/", 302, true, Instant.EPOCH, null, null, false, false, null, null));
+        assertThat(shown)
+                .containsEntry("shortCode", "abc")
+                .containsEntry("domain", "two.test")
+                .containsEntry("shortUrl", "https://two.test/abc");
+        assertThat(shortUrls.ofNewLink(new dev.shortgate.link.Link(
+                        "abc", "https://example.com/", 302, true, Instant.EPOCH, null, null, false, false, null, null)))
+                .containsEntry("shortCode", "abc")
+                .containsEntry("domain", null)
+                .containsEntry("shortUrl", "https://sho.rt/abc");
     }
 
     @Test

@@ -124,6 +124,61 @@ class LiveUpdatesTest {
                 .verify(Duration.ofSeconds(20));
     }
 
+    @Test
+    void aVisitOnASecondDomainCarriesTheBareCodeAndTheDomainsHost() {
+        web.post()
+                .uri("/api/v1/domains")
+                .header("X-Api-Key", KEY)
+                .bodyValue(Map.of("domain", "live.test"))
+                .exchange();
+        String token = token();
+        Flux<ServerSentEvent<String>> newUrls = stream(token, "https://shlink.io/new-short-url");
+        StepVerifier.create(newUrls.take(1))
+                .then(() -> web.post()
+                        .uri("/api/v1/links")
+                        .header("X-Api-Key", KEY)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .bodyValue(Map.of(
+                                "url",
+                                "https://example.com/live/two-domains",
+                                "alias",
+                                "on-live",
+                                "domain",
+                                "live.test"))
+                        .exchange()
+                        .expectStatus()
+                        .isCreated())
+                .assertNext(
+                        event -> assertOnLiveDomain(json.readTree(event.data()).get("shortUrl")))
+                .expectComplete()
+                .verify(Duration.ofSeconds(20));
+
+        // the per-code topic is the bare code's, as Shlink's
+        Flux<ServerSentEvent<String>> visits = stream(token, "https://shlink.io/new-visit/on-live");
+        StepVerifier.create(visits.take(1))
+                .then(() -> web.get()
+                        .uri("/on-live")
+                        .header(HttpHeaders.HOST, "live.test")
+                        .exchange()
+                        .expectStatus()
+                        .isFound())
+                .assertNext(event -> {
+                    JsonNode payload = json.readTree(event.data());
+                    assertOnLiveDomain(payload.get("shortUrl"));
+                    assertThat(payload.get("visit").get("visitedUrl").asString())
+                            .isEqualTo("https://live.test/on-live");
+                })
+                .expectComplete()
+                .verify(Duration.ofSeconds(20));
+    }
+
+    static void assertOnLiveDomain(JsonNode shortUrl) {
+        assertThat(shortUrl.get("shortCode").asString()).isEqualTo("on-live");
+        assertThat(shortUrl.get("domain").asString()).isEqualTo("live.test");
+        assertThat(shortUrl.get("shortUrl").asString()).isEqualTo("https://live.test/on-live");
+        assertThat(shortUrl.get("longUrl").asString()).isEqualTo("https://example.com/live/two-domains");
+    }
+
     void assertVisit(ServerSentEvent<String> event, String code) {
         JsonNode payload = json.readTree(event.data());
         assertThat(payload.get("shortUrl").get("shortCode").asString()).isEqualTo(code);

@@ -65,13 +65,53 @@ class TransferIT {
                 .jsonPath("$.tags[1]")
                 .isEqualTo("n0");
 
-        String before = export(b, "");
+        // the visits column left out: the visit above may be counted between the two exports
+        String before = withoutVisits(export(b, ""));
         Map<String, Object> again = importCsv(b, csv.toString());
         assertThat(result(again)).containsEntry("created", 0).containsEntry("unchanged", 100);
-        assertThat(export(a, "")).isEqualTo(before);
+        assertThat(withoutVisits(export(a, ""))).isEqualTo(before);
         assertThat(before.lines().filter(line -> line.startsWith("it-import-")).count())
                 .isEqualTo(100);
         assertThat(export(a, "&tag=n1").lines().count()).isEqualTo(1 + 33);
+    }
+
+    @Test
+    void aSecondDomainsLinksImportExportAndImportAgainOnMariaDb() {
+        WebTestClient a = pods.a().web();
+        a.post()
+                .uri("/api/v1/domains")
+                .bodyValue(Map.of("domain", "it-two.test"))
+                .exchange();
+        StringBuilder csv = new StringBuilder("longUrl,domain,shortCode\n");
+        for (int i = 0; i < 10; i++) {
+            csv.append("https://example.com/it/two/")
+                    .append(i)
+                    .append(",it-two.test,it-dom-")
+                    .append(i)
+                    .append('\n');
+            csv.append("https://example.com/it/one/")
+                    .append(i)
+                    .append(",,it-dom-")
+                    .append(i)
+                    .append('\n');
+        }
+        assertThat(result(importCsv(a, csv.toString()))).containsEntry("created", 20);
+
+        String two = export(a, "&domain=it-two.test");
+        assertThat(two.lines().skip(1).toList())
+                .hasSize(10) // over two pages of 7
+                .allSatisfy(
+                        line -> assertThat(line).matches("it-dom-\\d,https://example.com/it/two/\\d,,,it-two.test,.*"));
+        assertThat(export(a, "&domain=DEFAULT"))
+                .contains("it-dom-3,https://example.com/it/one/3,")
+                .doesNotContain("it-two");
+        assertThat(result(importCsv(a, two))).containsEntry("unchanged", 10).containsEntry("conflicts", 0);
+        a.head() // a HEAD records no visit, which would change the other test's exports while it compares them
+                .uri("/it-dom-3")
+                .header("Host", "it-two.test")
+                .exchange()
+                .expectHeader()
+                .location("https://example.com/it/two/3");
     }
 
     @Test
@@ -86,6 +126,10 @@ class TransferIT {
                 .exchange()
                 .expectStatus()
                 .isNotFound();
+    }
+
+    static String withoutVisits(String csv) {
+        return csv.replaceAll("(?m),[0-9]+$", "");
     }
 
     static String export(WebTestClient web, String query) {

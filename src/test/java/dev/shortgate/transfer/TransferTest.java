@@ -138,13 +138,83 @@ class TransferTest {
                 .contains("exported-one,https://example.com/exported,a|b,\"Quoted, title\",,2024-01-02T03:04:05Z,,5,"
                         + "false,false,302,false,0");
         assertThat(export("jsonl"))
-                .contains("{\"shortCode\":\"exported-one\",\"longUrl\":\"https://example.com/exported\","
-                        + "\"tags\":[\"a\",\"b\"],\"title\":\"Quoted, title\"");
+                .contains(
+                        "{\"shortCode\":\"exported-one\",\"domain\":null,\"longUrl\":\"https://example.com/exported\","
+                                + "\"tags\":[\"a\",\"b\"],\"title\":\"Quoted, title\"");
         web.get()
                 .uri("/api/v1/links/export?format=csv&tag=b")
                 .exchange()
                 .expectBody(String.class)
                 .value(body -> assertThat(body.lines().count()).isEqualTo(2));
+    }
+
+    @Test
+    void aSecondDomainsLinkExportsWithItsBareCodeAndHostAndImportsBackOntoThatDomain() {
+        web.post()
+                .uri("/api/v1/domains")
+                .bodyValue(Map.of("domain", "two.test"))
+                .exchange();
+        for (Map<String, String> link : List.of(
+                Map.of("url", "https://example.com/on-default", "alias", "both-domains"),
+                Map.of("url", "https://example.com/on-two", "alias", "both-domains", "domain", "two.test"))) {
+            web.post()
+                    .uri("/api/v1/links")
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(link)
+                    .exchange()
+                    .expectStatus()
+                    .isCreated();
+        }
+
+        String two = export("csv", "&domain=two.test");
+        assertThat(two.lines().skip(1).toList())
+                .singleElement()
+                .asString()
+                .startsWith("both-domains,https://example.com/on-two,,,two.test,");
+        assertThat(export("csv", "&domain=DEFAULT"))
+                .contains("both-domains,https://example.com/on-default,,,,")
+                .doesNotContain("two.test");
+        assertThat(export("jsonl", "&domain=TWO.test"))
+                .contains("{\"shortCode\":\"both-domains\",\"domain\":\"two.test\"")
+                .doesNotContain("on-default");
+        assertThat(export("csv", "&domain=nowhere.test").lines()).hasSize(1);
+
+        // the export imports back onto its own domain: unchanged, where the default domain's code would conflict
+        assertThat(result(importCsv(two, ""))).containsEntry("unchanged", 1).containsEntry("conflicts", 0);
+        Map<String, Object> copied = importCsv(two.replace("both-domains,", "copied-in,"), "");
+        assertThat(result(copied)).containsEntry("created", 1);
+        web.get()
+                .uri("/copied-in")
+                .header("Host", "two.test")
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .location("https://example.com/on-two");
+        web.get()
+                .uri("/copied-in")
+                .header("Host", "sho.rt")
+                .exchange()
+                .expectStatus()
+                .isNotFound();
+
+        // a visit on the second domain is exported with its bare code and the domain's host
+        web.get()
+                .uri("/both-domains")
+                .header("Host", "two.test")
+                .exchange()
+                .expectStatus()
+                .isFound();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> String.valueOf(web.get()
+                                .uri("/api/v1/visits/export")
+                                .exchange()
+                                .expectBody(String.class)
+                                .returnResult()
+                                .getResponseBody())
+                        .contains("\"shortCode\":\"both-domains\",\"domain\":\"two.test\""));
     }
 
     @Test
@@ -158,8 +228,12 @@ class TransferTest {
     }
 
     String export(String format) {
+        return export(format, "");
+    }
+
+    String export(String format, String filters) {
         return web.get()
-                .uri("/api/v1/links/export?format=" + format)
+                .uri("/api/v1/links/export?format=" + format + filters)
                 .exchange()
                 .expectStatus()
                 .isOk()

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.shortgate.codegen.CodegenProperties;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkChanges;
 import dev.shortgate.link.LinkRequests;
@@ -56,7 +58,9 @@ public class LinkImports {
     /**
      * A link to bring in.
      *
-     * @param code         its code in the source, or {@code null} to generate one
+     * @param code         its code in the source, or {@code null} to generate one; on a domain other than the default
+     *                     one, its key ({@link DomainCodes#key}), which always names a code: a generated code, or a
+     *                     new one for a conflict, is only ever made on the default domain
      * @param url          its target, before the URL policy
      * @param createdAt    when the source made it, or {@code null} for now
      * @param expiresAt    when it stops redirecting, or {@code null} (may be past: the link comes in expired)
@@ -154,7 +158,7 @@ public class LinkImports {
 
     private Link toLink(Incoming item, Instant now) {
         String url = requests.url(item.url());
-        String code = item.code() == null || item.code().isEmpty() ? null : LinkRequests.checkAlias(item.code());
+        String code = item.code() == null || item.code().isEmpty() ? null : checkKey(item.code());
         if (item.maxVisits() != null && item.maxVisits() < 1) {
             throw LinkRequests.invalid("maxVisits", "maxVisits must be a positive number.");
         }
@@ -226,13 +230,23 @@ public class LinkImports {
                 });
     }
 
+    /** A key whose code is a valid alias and that fits the link tables' code column. */
+    private static String checkKey(String key) {
+        LinkRequests.checkAlias(DomainCodes.code(key));
+        if (key.length() > DomainCodes.MAX_KEY_LENGTH) {
+            throw LinkRequests.invalid("alias", "alias is too long for its domain.");
+        }
+        return key;
+    }
+
     /** Links without a code, and conflicts resolved with a new code: generated codes, found again on a re-run. */
     private Mono<Void> generate(
             Map<Integer, Link> conflicting, Map<Integer, Link> generated, Conflict onConflict, Outcome[] outcomes) {
         Map<Integer, Link> toMake = new LinkedHashMap<>(generated);
         conflicting.forEach((index, link) -> {
-            if (onConflict == Conflict.SKIP) {
-                outcomes[index] = conflict(index, onConflict, null);
+            if (onConflict == Conflict.SKIP || DomainCodes.domainId(link.code()) != Domains.DEFAULT_ID) {
+                // a new code is only ever made on the default domain: another domain's taken code is skipped
+                outcomes[index] = conflict(index, Conflict.SKIP, null);
             } else {
                 toMake.put(index, link);
             }

@@ -111,14 +111,17 @@ public final class LinkRows {
     }
 
     /**
-     * Codes as SQL string literals; they are checked to be codes ({@link Link#CODE}: letters, digits, {@code -} and
-     * {@code _}, which a quoted literal takes as they are), so nothing can be injected.
+     * Keys ({@link DomainCodes}) as SQL string literals; each is checked to be a code ({@link Link#CODE}: letters,
+     * digits, {@code -} and {@code _}), after a domain's number and {@code ~} for another domain's, all of which a
+     * quoted literal takes as they are, so nothing can be injected.
      */
     static String codeLiterals(Collection<String> codes) {
         StringBuilder sql = new StringBuilder();
         int i = 0;
         for (String code : codes) {
-            if (!Link.CODE.matcher(code).matches()) {
+            int at = code.indexOf(DomainCodes.SEPARATOR);
+            if (!Link.CODE.matcher(at < 0 ? code : code.substring(at + 1)).matches()
+                    || (at >= 0 && !code.substring(0, at).matches("[0-9]{1,9}"))) {
                 throw new IllegalArgumentException("not a code: " + code);
             }
             sql.append(i++ == 0 ? "'" : ", '").append(code).append('\'');
