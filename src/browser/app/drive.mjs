@@ -31,7 +31,12 @@ try {
       problems.push(`${r.request().method()} ${r.url()} -> ${r.status()}`);
     }
   });
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  // The UI holds a Mercure event stream open while a page shows live data and closes it when it leaves: the
+  // browser reports that close as an aborted request. Any other failure, or a stream that fails otherwise, counts.
+  const streamClosed = (r) => r.url().startsWith(`${SERVER}/.well-known/mercure?`)
+    && r.failure()?.errorText === 'net::ERR_ABORTED';
+  page.on('requestfailed', (r) => streamClosed(r)
+    || problems.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
 
   const step = async (name, fn) => {
     process.stdout.write(`[browser] step: ${name}\n`);
