@@ -194,7 +194,8 @@ public final class RedisCalls {
      * Redis 200 ms away on a slow network (fault N1: most calls time out, a few succeed when other answers happen to
      * keep the liveness fresh) closed the breaker now and then by luck, and the next second opened it again: those
      * flaps cost each request let through 100-240 ms. Twenty trials make such a lucky close rare, and the growing wait
-     * makes the trials themselves rare while Redis stays slow.
+     * makes the trials themselves rare while Redis stays slow. Calls slower than their timeout count against it as
+     * failures do.
      */
     static CircuitBreakerConfig breakerConfig(Liveness liveness) {
         return CircuitBreakerConfig.custom()
@@ -205,6 +206,11 @@ public final class RedisCalls {
                 .waitIntervalFunctionInOpenState(
                         IntervalFunction.ofExponentialBackoff(Duration.ofSeconds(5), 2, Duration.ofSeconds(40)))
                 .permittedNumberOfCallsInHalfOpenState(20)
+                // A call that answers, but only after its own timeout (it was let wait because Redis looked alive),
+                // counts as slow, and half slow opens the breaker too: Redis 200 ms away is no faster than the
+                // database, and its lucky answers must not close the breaker (fault N1 of .ci/run).
+                .slowCallDurationThreshold(Duration.ofNanos(liveness.timeout))
+                .slowCallRateThreshold(50)
                 .build();
     }
 
