@@ -16,6 +16,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code java -jar shortgate.jar import --from csv|shlink|yourls|kutt|bitly [--file F] [--url U] [--dry-run]
@@ -85,8 +86,10 @@ public final class ImportCommand {
         try {
             return importWith(application, settings, from, file, url, dryRun, withVisits, out, err);
         } catch (RuntimeException e) { // the application did not start (a bad setting, no database), or lost it
+            Throwable cause =
+                    e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
             err.println();
-            err.println("Import failed: " + e.getMessage());
+            err.println("Import failed: " + cause.getMessage());
             return 1;
         }
     }
@@ -123,16 +126,20 @@ public final class ImportCommand {
                     dryRun,
                     withVisits,
                     "new-code".equals(properties.onConflict()) ? Conflict.NEW_CODE : Conflict.SKIP);
-            ImportJob job = engine.begin(engine.newJob(options), options).block();
-            ProgressBar bar = new ProgressBar(job, err, System.nanoTime());
-            Disposable ticks = Flux.interval(Duration.ofMillis(500)).subscribe(tick -> bar.draw());
             long started = System.nanoTime();
-            try {
-                engine.run(job, source, options).block();
-            } finally {
-                ticks.dispose();
-            }
-            bar.draw();
+            // One pipeline: begin (or resume) the job, draw its progress while it runs. This is a command's main
+            // thread, not a request: it has nothing to do but wait for the pipeline, once, at the end.
+            ImportJob job = engine.begin(engine.newJob(options), options)
+                    .flatMap(begun -> {
+                        ProgressBar bar = new ProgressBar(begun, err, started);
+                        Disposable ticks = Flux.interval(Duration.ofMillis(500)).subscribe(tick -> bar.draw());
+                        return engine.run(begun, source, options)
+                                .then(Mono.fromRunnable(bar::draw))
+                                .doFinally(signal -> ticks.dispose())
+                                .thenReturn(begun);
+                    })
+                    .toFuture()
+                    .join();
             err.println();
             summary(job, out, (System.nanoTime() - started) / 1e9);
             return "done".equals(job.status()) ? 0 : 1;

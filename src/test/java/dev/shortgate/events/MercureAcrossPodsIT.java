@@ -101,8 +101,10 @@ class MercureAcrossPodsIT {
         JsonMapper json = JsonMapper.builder().build();
         StepVerifier.create(onA.take(3))
                 .then(() -> {
-                    // The subscription on A is made once A's stream is open; give the channel a moment.
-                    sleep(Duration.ofMillis(500));
+                    // A's stream is open; B publishes to other pods once it has heard A announce a subscriber.
+                    org.awaitility.Awaitility.await()
+                            .atMost(Duration.ofSeconds(10))
+                            .until(() -> podB.bean(MercureFanOut.class).remoteInterest());
                     for (int i = 0; i < 3; i++) {
                         b.get().uri("/" + code).exchange().expectStatus().isFound();
                     }
@@ -152,7 +154,11 @@ class MercureAcrossPodsIT {
                 podB.web().get().uri("/" + code).exchange().expectStatus().isFound();
             }
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> messages.size() >= 5);
-            sleep(Duration.ofMillis(500));
+            // Nothing more arrives, on the per-code channel above all (it is opt-in and off here).
+            org.awaitility.Awaitility.await()
+                    .during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> channels.size() == 5);
             assertThat(channels).hasSize(5).containsOnly(Topics.NEW_VISIT);
             JsonMapper json = JsonMapper.builder().build();
             assertThat(json.readTree(messages.get(0))
@@ -162,14 +168,6 @@ class MercureAcrossPodsIT {
                     .isEqualTo("https://example.com/redis/topics");
         } finally {
             client.shutdown();
-        }
-    }
-
-    static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

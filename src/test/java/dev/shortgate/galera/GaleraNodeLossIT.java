@@ -100,13 +100,14 @@ class GaleraNodeLossIT {
                 });
         long rejoinMillis;
         try {
-            Thread.sleep(3000);
+            // Each phase lasts until the load has made progress in it: a number of answers, not a time.
+            awaitAnswers(redirects, creates, 1_000);
             GaleraNodes.kill(KILLED);
-            Thread.sleep(6000);
+            awaitAnswers(redirects, creates, 2_000);
             long restartAt = System.nanoTime();
             GaleraNodes.restart(KILLED);
             rejoinMillis = (System.nanoTime() - restartAt) / 1_000_000;
-            Thread.sleep(3000);
+            awaitAnswers(redirects, creates, 1_000);
         } finally {
             running.set(false);
         }
@@ -196,5 +197,18 @@ class GaleraNodeLossIT {
         Map<String, Integer> plain = new TreeMap<>();
         counts.forEach((k, v) -> plain.put(k, v.get()));
         return plain;
+    }
+
+    /** Waits until the redirect and create loads have answered {@code more} requests beyond what they had. */
+    private static void awaitAnswers(
+            Map<Integer, AtomicInteger> redirects, Map<String, AtomicInteger> creates, int more) {
+        long from = answered(redirects) + answered(creates);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> answered(redirects) + answered(creates) >= from + more);
+    }
+
+    private static long answered(Map<?, AtomicInteger> counts) {
+        return counts.values().stream().mapToLong(AtomicInteger::get).sum();
     }
 }

@@ -97,8 +97,9 @@ class ShlinkVisitDeletionIT {
         await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
                         count("SELECT COALESCE(SUM(visits), 0) FROM link_stats" + WHERE))
                 .isEqualTo(1));
-        Thread.sleep(1_000); // several sketch flushes of both pods
-        assertThat(writers()).doesNotContainAnyElementsOf(writersBefore);
+        // ... and stays dropped through several sketch flushes of both pods.
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(writers())
+                .doesNotContainAnyElementsOf(writersBefore));
         visit(pods.b(), "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Safari/605.1.15");
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(count("SELECT COALESCE(SUM(visits), 0) FROM link_stats" + WHERE))
