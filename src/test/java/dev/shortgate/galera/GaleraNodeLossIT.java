@@ -41,6 +41,7 @@ import reactor.core.scheduler.Schedulers;
 class GaleraNodeLossIT {
 
     private static final int KILLED = 2;
+    private static final int SURVIVOR = 1;
 
     @RegisterExtension
     static final Pods PODS = Pods.onGalera()
@@ -103,7 +104,12 @@ class GaleraNodeLossIT {
             // Each phase lasts until the load has made progress in it: a number of answers, not a time.
             awaitAnswers(redirects, creates, 1_000);
             GaleraNodes.kill(KILLED);
-            awaitAnswers(redirects, creates, 2_000);
+            // Down until the survivors have evicted it (Galera's suspect timeout, about 5 s), under load all along.
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> GaleraNodes.clusterSize(SURVIVOR) == 2);
+            awaitAnswers(redirects, creates, 1_000);
             long restartAt = System.nanoTime();
             GaleraNodes.restart(KILLED);
             rejoinMillis = (System.nanoTime() - restartAt) / 1_000_000;

@@ -23,12 +23,22 @@ public final class GaleraNodes {
         run("restart", node, 300);
     }
 
+    /** How many nodes {@code node} sees in its cluster ({@code wsrep_cluster_size}). */
+    public static int clusterSize(int node) {
+        String out = run("sql", node, 30, "SHOW GLOBAL STATUS LIKE 'wsrep_cluster_size'")
+                .trim();
+        return Integer.parseInt(out.substring(out.lastIndexOf('\t') + 1).trim());
+    }
+
     /** The output of the last command, for a test that wants to say how the node rejoined. */
-    private static String run(String command, int node, long timeoutSeconds) {
+    private static String run(String command, int node, long timeoutSeconds, String... more) {
         Path script = Path.of(System.getProperty("user.dir"), ".ci", "galera.sh");
         try {
             Path log = Files.createTempFile("galera-" + command, ".log");
-            Process process = new ProcessBuilder(script.toString(), command, Integer.toString(node))
+            java.util.List<String> line =
+                    new java.util.ArrayList<>(java.util.List.of(script.toString(), command, Integer.toString(node)));
+            line.addAll(java.util.List.of(more));
+            Process process = new ProcessBuilder(line)
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())
                     .start();
@@ -43,7 +53,9 @@ public final class GaleraNodes {
                 throw new IllegalStateException(
                         ".ci/galera.sh " + command + " " + node + " failed (" + process.exitValue() + "): " + output);
             }
-            System.out.print(output);
+            if (more.length == 0) {
+                System.out.print(output);
+            }
             return output;
         } catch (IOException e) {
             throw new IllegalStateException("Could not run " + script, e);
