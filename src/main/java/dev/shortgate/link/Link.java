@@ -75,19 +75,7 @@ public record Link(
 
     /** This link with these rules ({@code null} or empty: none). */
     public Link withRules(LinkRules newRules) {
-        return new Link(
-                code,
-                url,
-                redirectStatus,
-                alias,
-                createdAt,
-                expiresAt,
-                maxVisits,
-                disabled,
-                forwardQuery,
-                apiKeyId,
-                deletedAt,
-                newRules);
+        return with(code, deletedAt, newRules);
     }
 
     /** The syntax of every code, generated or chosen: the redirect path checks it before any lookup. */
@@ -103,15 +91,15 @@ public record Link(
 
     /** This link under another code (a candidate for a generated link). */
     public Link withCode(String newCode) {
-        return with(newCode, deletedAt);
+        return with(newCode, deletedAt, rules);
     }
 
     /** This link's tombstone: deleted at {@code when}. */
     public Link tombstone(Instant when) {
-        return with(code, when);
+        return with(code, when, rules);
     }
 
-    private Link with(String newCode, Instant newDeletedAt) {
+    private Link with(String newCode, Instant newDeletedAt, LinkRules newRules) {
         return new Link(
                 newCode,
                 url,
@@ -124,7 +112,7 @@ public record Link(
                 forwardQuery,
                 apiKeyId,
                 newDeletedAt,
-                rules);
+                newRules);
     }
 
     /** What a redirect should do with this link at a given moment, before counting visits. */
