@@ -66,6 +66,8 @@ class RedirectConfiguration {
                 dialect.queryScheduler(),
                 properties.dbTimeout(),
                 properties.maxDbLookups(),
+                properties.redis().hedgeAfter(),
+                DEADLINES,
                 registry);
     }
 

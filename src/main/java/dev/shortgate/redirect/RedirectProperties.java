@@ -106,6 +106,8 @@ public record RedirectProperties(
      *                  answered nothing else meanwhile
      * @param queueingLimit how long a redirect keeps waiting for Redis while Redis does answer other calls: the delay
      *                  is then this pod's own queueing, and the answer is cheaper to wait for than the database
+     * @param hedgeAfter how long a redirect waits for Redis before it asks the database too (the first answer wins,
+     *                  and Redis's call goes on for its breaker to judge); {@code 0} waits for Redis alone
      * @param ttl       how long a link stays in Redis after it was last written there
      * @param keyPrefix prefix of every key and channel Shortgate uses, so several deployments can share a server
      * @param repair    background retries of a link change, or of a create's announcement, that Redis could not
@@ -118,6 +120,7 @@ public record RedirectProperties(
     public record Redis(
             @NotNull @DefaultValue("100ms") Duration timeout,
             @NotNull @DefaultValue("500ms") Duration queueingLimit,
+            @NotNull @DefaultValue("100ms") Duration hedgeAfter,
             @NotNull @DefaultValue("1h") Duration ttl,
             @NotBlank @DefaultValue("sg:") String keyPrefix,
             @Valid @DefaultValue Repair repair,

@@ -1,6 +1,7 @@
 package dev.shortgate.redirect.lookup;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.shortgate.link.Link;
@@ -25,6 +26,15 @@ import reactor.core.scheduler.Scheduler;
  * past that a lookup answers 503 at once instead of queueing for a connection, so a database that stops answering
  * cannot pile requests up; below it, lookups queue briefly for a connection as they would without the bound.
  *
+ * <p>A lookup that Redis has not answered within {@code hedge-after} (100 ms by default) asks the database too,
+ * and the first answer wins. Redis's call goes on in the background, so its breaker still judges it (a call slower
+ * than its timeout counts as slow, and half slow opens the breaker). A Redis that answers, but late (a slow network,
+ * fault N1 of {@code .ci/run}), thus costs a lookup at most {@code hedge-after} plus the database, instead of the
+ * whole wait that Redis's call is allowed while Redis keeps answering other calls. The hedge runs only while fewer
+ * than half of {@code max-db-lookups} are in flight: a pod whose own queueing delays Redis (a saturated CPU) keeps
+ * the other half for the lookups that must reach the database, and waits for Redis instead of loading the database
+ * further.
+ *
  * <p>A code the guard says was never created is answered 404 without a query, except that a few such codes a
  * second ({@code guard.verify-per-second}) are still looked up: a code that reached the database some other way
  * than a create (an import, a copy between tables) is then found, and added to the guard, instead of staying 404.
@@ -39,12 +49,15 @@ public final class TieredLinkLookup implements LinkLookup {
     private final Scheduler dbScheduler;
     private final Duration dbTimeout;
     private final int maxDbLookups;
+    private final Duration hedgeAfter;
+    private final Scheduler timer;
     private final AtomicInteger dbLookups = new AtomicInteger();
     private final Counter dbHits;
     private final Counter dbMisses;
     private final Counter dbErrors;
     private final Counter guardRejected;
     private final Counter guardHealed;
+    private final Counter hedges;
 
     public TieredLinkLookup(
             NearCache near,
@@ -55,6 +68,8 @@ public final class TieredLinkLookup implements LinkLookup {
             Scheduler dbScheduler,
             Duration dbTimeout,
             int maxDbLookups,
+            Duration hedgeAfter,
+            Scheduler timer,
             MeterRegistry registry) {
         this.near = near;
         this.redis = redis;
@@ -76,6 +91,11 @@ public final class TieredLinkLookup implements LinkLookup {
         this.dbScheduler = dbScheduler;
         this.dbTimeout = dbTimeout;
         this.maxDbLookups = maxDbLookups;
+        this.hedgeAfter = redis == RedisTier.NONE || hedgeAfter.isZero() ? null : hedgeAfter;
+        this.timer = timer;
+        this.hedges = Counter.builder("shortgate.lookups.hedged")
+                .description("Lookups that asked the database because Redis had not answered within hedge-after")
+                .register(registry);
         this.dbHits = lookups(registry, "db", "hit");
         this.dbMisses = lookups(registry, "db", "miss");
         this.dbErrors = lookups(registry, "db", "error");
@@ -103,13 +123,34 @@ public final class TieredLinkLookup implements LinkLookup {
 
     /**
      * Redis first; what it says picks the next step: its link, or (when it holds nothing) the guard and then the
-     * database, or (when it cannot answer) the database alone. What the database says is kept in Redis.
+     * database, or (when it cannot answer) the database alone. What the database says is kept in Redis. When Redis
+     * is late, the database is asked at {@code hedge-after}, and whichever answers first wins (see the class
+     * comment); the database is then asked once for both.
      */
     private Mono<Found> load(String code) {
-        return redis.find(code)
-                .map(held -> held.map(link -> Mono.just(Found.of(link, Tier.REDIS)))
-                        .orElseGet(() -> keptInRedis(guarded(code))))
-                .onErrorResume(unanswered -> Mono.just(keptInRedis(fromDatabase(code))))
+        if (hedgeAfter == null) {
+            return viaRedis(redis.find(code), code, Mono.defer(() -> keptInRedis(fromDatabase(code))));
+        }
+        Mono<Found> database = Mono.defer(() -> keptInRedis(fromDatabase(code))).cache();
+        // Subscribed here, so the hedge winning cancels only the wait for it, not the call: the breaker judges it.
+        Mono<Optional<Link>> answer = redis.find(code).cache();
+        answer.subscribe(null, error -> {});
+        Mono<Found> hedge = Mono.delay(hedgeAfter, timer)
+                .flatMap(tick -> {
+                    if (dbLookups.get() >= maxDbLookups / 2) {
+                        return Mono.<Found>never(); // keep the database's capacity for lookups that must reach it
+                    }
+                    hedges.increment();
+                    return database;
+                })
+                .onErrorResume(error -> Mono.never()); // the database's error is the Redis path's to report
+        return Mono.firstWithSignal(viaRedis(answer, code, database), hedge);
+    }
+
+    private Mono<Found> viaRedis(Mono<Optional<Link>> answer, String code, Mono<Found> database) {
+        return answer.map(held -> held.map(link -> Mono.just(Found.of(link, Tier.REDIS)))
+                        .orElseGet(() -> guarded(code, database)))
+                .onErrorResume(unanswered -> Mono.just(database))
                 .flatMap(next -> next);
     }
 
@@ -117,16 +158,16 @@ public final class TieredLinkLookup implements LinkLookup {
         return below.doOnNext(found -> found.link().ifPresent(redis::keep));
     }
 
-    private Mono<Found> guarded(String code) {
+    private Mono<Found> guarded(String code, Mono<Found> database) {
         return guard.mayExist(code).flatMap(mayExist -> {
             if (mayExist) {
-                return fromDatabase(code);
+                return database;
             }
             if (!verifications.tryConsume(1)) {
                 guardRejected.increment();
                 return Mono.just(Found.of(null, Tier.GUARD));
             }
-            return fromDatabase(code).doOnNext(found -> found.link().ifPresent(link -> {
+            return database.doOnNext(found -> found.link().ifPresent(link -> {
                 guardHealed.increment();
                 guard.add(code).subscribe(null, error -> {}); // best effort: the next verification tries again
             }));

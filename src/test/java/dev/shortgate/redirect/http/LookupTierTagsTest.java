@@ -45,6 +45,7 @@ class LookupTierTagsTest {
             new RedirectProperties.Redis(
                     Duration.ofMillis(100),
                     Duration.ofMillis(500),
+                    Duration.ofMillis(100),
                     Duration.ofHours(1),
                     "sg:",
                     new RedirectProperties.Redis.Repair(1, Duration.ofHours(1), Duration.ofHours(1)),
@@ -75,6 +76,8 @@ class LookupTierTagsTest {
             Schedulers.immediate(),
             properties.dbTimeout(),
             properties.maxDbLookups(),
+            properties.redis().hedgeAfter(),
+            timer,
             registry);
     final Redirects redirects = new Redirects(
             lookup,

@@ -40,6 +40,7 @@ class CacheInvalidatorTest {
             new RedirectProperties.Redis(
                     Duration.ofMillis(100),
                     Duration.ofMillis(500),
+                    Duration.ofMillis(100),
                     Duration.ofHours(1),
                     "sg:",
                     new RedirectProperties.Redis.Repair(1, Duration.ofHours(1), Duration.ofHours(1)),
@@ -177,6 +178,7 @@ class CacheInvalidatorTest {
                 new RedirectProperties.Redis(
                         Duration.ofMillis(100),
                         Duration.ofMillis(500),
+                        Duration.ofMillis(100),
                         Duration.ofHours(1),
                         "sg:",
                         new RedirectProperties.Redis.Repair(3, Duration.ofSeconds(1), Duration.ofSeconds(1)),
