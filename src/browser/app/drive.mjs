@@ -1,6 +1,6 @@
 // Drives Shlink's admin UI (served from UI) against Shortgate (SERVER, key API_KEY) in headless Chromium:
-// list, create with a custom slug and tags, edit, redirect rules, visits with a chart, delete the visits, the
-// domain's redirects, delete. One screenshot per screen in SHOTS.
+// list, create with a custom slug and tags, edit, redirect rules, visits with a chart, a visit shown live (Mercure),
+// delete the visits, the domain's redirects, delete. One screenshot per screen in SHOTS.
 // Exits non-zero on the first failed step; every wait is bounded.
 import { chromium } from 'playwright-core';
 
@@ -169,11 +169,28 @@ try {
     await row.getByRole('link', { name: '4', exact: true }).waitFor();
   });
 
-  await step('07-delete-visits', async () => {
+  await step('07-live-update', async () => {
+    // The visits page subscribes to the short URL's Mercure topic (mercure-info gives the hub and a token); a visit
+    // made from outside must show up on the open page, without a reload.
+    const stream = page.waitForRequest((r) => r.url().startsWith(`${SERVER}/.well-known/mercure?`));
     const row = page.getByRole('row').filter({ hasText: `/${slug}` });
     await row.getByRole('button').last().click();
     await page.getByText('Visit stats').click();
     await page.getByText('Visits: 4').waitFor();
+    await stream;
+    const reloads = [];
+    const onRequest = (r) => r.url().startsWith(`${SERVER}/rest/v3/short-urls/${slug}/visits`) && reloads.push(r.url());
+    page.on('request', onRequest);
+    const r = await fetch(`${SERVER}/${slug}`, { redirect: 'manual',
+      headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/126.0 Mobile' } });
+    if (r.status < 300 || r.status >= 400) throw new Error(`redirect answered ${r.status}`);
+    await page.getByText('Visits: 5').waitFor();
+    page.off('request', onRequest);
+    if (reloads.length) throw new Error(`the page fetched the visits again instead of taking the event: ${reloads}`);
+  });
+
+  await step('08-delete-visits', async () => {
+    await page.getByText('Visits: 5').waitFor();
     await page.getByText('Options', { exact: true }).click();
     await page.getByRole('button', { name: 'Delete visits' }).click();
     await page.getByRole('button', { name: 'Click again to confirm' }).click();
@@ -188,13 +205,13 @@ try {
     await page.getByRole('row').filter({ hasText: `/${slug}` }).getByRole('link', { name: '0', exact: true }).waitFor();
   });
 
-  await step('08-overview', async () => {
+  await step('09-overview', async () => {
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByText(/orphan visits/i).first().waitFor();
     await page.getByText('Edited in the browser').first().waitFor();
   });
 
-  await step('09-tags', async () => {
+  await step('10-tags', async () => {
     // The component loads tag stats once when it mounts and only appends new tag names afterwards (as against
     // Shlink itself without Mercure), so the tags page is read after a reload, which fetches them afresh.
     await page.getByRole('link', { name: 'Manage tags' }).click();
@@ -202,12 +219,12 @@ try {
     await page.getByText('demo', { exact: true }).first().waitFor();
   });
 
-  await step('10-domains', async () => {
+  await step('11-domains', async () => {
     await page.getByRole('link', { name: 'Manage domains' }).click();
     await page.getByText(new URL(SERVER).host).first().waitFor();
   });
 
-  await step('11-domain-redirects', async () => {
+  await step('12-domain-redirects', async () => {
     const target = 'https://example.com/no-such-short-url';
     const row = page.getByRole('row').filter({ hasText: new URL(SERVER).host });
     await row.getByRole('button').last().click();
@@ -227,7 +244,7 @@ try {
     }
   });
 
-  await step('12-delete', async () => {
+  await step('13-delete', async () => {
     await page.getByRole('link', { name: 'List short URLs' }).click();
     const row = page.getByRole('row').filter({ hasText: `/${slug}` });
     await row.getByRole('button').last().click();
