@@ -545,6 +545,61 @@ class KubernetesManifestsTest {
                 .allMatch(node -> node.matches("[a-z0-9.-]+:\\d+"));
     }
 
+    @Test
+    void theManyDomainsOverlayRoutesEveryHostToTheTrafficPortAndRefusesOtherHosts() throws Exception {
+        Process kubectl;
+        try {
+            kubectl = new ProcessBuilder("kubectl", "kustomize", "k8s-overlays/many-domains")
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+        } catch (IOException e) {
+            Assumptions.abort("kubectl is not installed");
+            return;
+        }
+        String rendered = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(kubectl.exitValue()).isZero();
+        var objects = Manifests.parse(rendered, "kubectl kustomize k8s-overlays/many-domains");
+        assertThat(objects).hasSameSizeAs(manifests.all());
+        Ingress ingress = objects.stream()
+                .filter(Ingress.class::isInstance)
+                .map(Ingress.class::cast)
+                .findFirst()
+                .orElseThrow();
+        ConfigMap config = objects.stream()
+                .filter(ConfigMap.class::isInstance)
+                .map(ConfigMap.class::cast)
+                .findFirst()
+                .orElseThrow();
+
+        assertThat(ingress.getSpec().getRules())
+                .extracting(IngressRule::getHost)
+                .containsExactly("go.example.com", "ex.co", "ex.de");
+        assertThat(ingress.getSpec().getRules())
+                .allSatisfy(rule -> assertThat(rule.getHttp().getPaths())
+                        .singleElement()
+                        .satisfies(path -> {
+                            assertThat(path.getPath()).isEqualTo("/");
+                            assertThat(path.getBackend().getService().getPort().getName())
+                                    .isEqualTo("http");
+                        }));
+        assertThat(ingress.getSpec().getTls()).singleElement().satisfies(tls -> assertThat(tls.getHosts())
+                .containsExactly("go.example.com", "ex.co", "ex.de"));
+
+        Map<String, String> env = new LinkedHashMap<>(config.getData());
+        env.putAll(filledInSecret());
+        StandardEnvironment environment = AppSettings.environment(env);
+        Binder binder = Binder.get(environment);
+        AppSettings.configurationProperties()
+                .forEach((prefix, type) -> assertThat(binder.bindOrCreate(prefix, Bindable.of(type)))
+                        .as(prefix)
+                        .isNotNull());
+        assertThat(environment.getProperty("shortgate.base-url"))
+                .as("the default domain is one of the ingress's hosts")
+                .isEqualTo("https://go.example.com");
+        assertThat(environment.getProperty("shortgate.domains.unknown-host")).isEqualTo("refuse");
+    }
+
     /** With kubectl on the PATH, the rendered kustomization is the same set of strictly valid objects. */
     @Test
     void kubectlRendersTheKustomization() throws Exception {
