@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "hot-mix", "rules", "redis", "overload", "db", "miss", "shorten",
+SCENARIO_ORDER = ["nginx", "hot", "sustained", "visits-off", "hot-mix", "rules", "domains", "redis", "overload", "db", "miss", "shorten",
                   "shorten-batch", "shorten-hash", "shorten-sequence", "shorten-pool", "shorten-batch-hash",
                   "shorten-batch-sequence", "shorten-batch-pool", "two-pods-1", "two-pods-2", "stats-30d",
                   "stats-365d"]
@@ -472,7 +472,7 @@ def report(args):
             r["throughput_vs_hot"] = round(r["rps"] / hot["rps"], 4)
             if r.get("server_cpu_us_per_req") and hot.get("server_cpu_us_per_req"):
                 r["cpu_per_req_vs_hot"] = round(r["server_cpu_us_per_req"] / hot["server_cpu_us_per_req"], 3)
-        if r["scenario"] == "visits-off" and hot and hot.get("rps"):
+        if r["scenario"] in ("visits-off", "domains") and hot and hot.get("rps"):
             r["throughput_vs_hot"] = round(r["rps"] / hot["rps"], 4)
             if r.get("server_cpu_us_per_req") and hot.get("server_cpu_us_per_req"):
                 r["cpu_per_req_vs_hot"] = round(r["server_cpu_us_per_req"] / hot["server_cpu_us_per_req"], 3)
@@ -505,6 +505,10 @@ def report(args):
                      f"{r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req; vs hot-mix (same traffic, no rules): "
                      f"{r.get('throughput_vs_hot_mix') or 0:.2f}x req/s; Redis calls/req "
                      f"{r.get('reached_redis_ratio') or 0:.4f}, DB calls/req {r.get('reached_db_ratio') or 0:.4f}")
+        if r["scenario"] == "domains" and r.get("throughput_vs_hot") is not None:
+            n.append(f"3 domains by Host; vs hot: {r['throughput_vs_hot']:.2f}x req/s (goal >= 0.95x), "
+                     f"{r.get('cpu_per_req_vs_hot', 0):.2f}x CPU/req; Redis calls/req "
+                     f"{r.get('reached_redis_ratio') or 0:.4f}, DB calls/req {r.get('reached_db_ratio') or 0:.4f}")
         if r["scenario"].startswith("two-pods-"):
             n.append(f"through nginx to {r['scenario'][-1]} pod(s); CPU/req of the pods, not nginx")
         if r["scenario"] == "two-pods-2" and r.get("throughput_vs_one_pod") is not None:
@@ -524,7 +528,7 @@ def report(args):
                 n.append(f"goal >= 1,500/s: {'met' if r['rps'] >= 1500 else 'missed'}")
         if r["scenario"] == "sustained":
             n.append("paced load")
-        if "visits" in r and r["scenario"] in ("hot", "sustained", "visits-off", "hot-mix", "rules", "redis", "db"):
+        if "visits" in r and r["scenario"] in ("hot", "sustained", "visits-off", "hot-mix", "rules", "domains", "redis", "db"):
             v = r["visits"]
             per_s = f" ({v.get('written', 0) / r['duration_s']:,.0f}/s)" if r.get("duration_s") else ""
             ratio = f", {v.get('written', 0) / r['requests']:.2f}x redirects" if r.get("requests") else ""

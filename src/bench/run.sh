@@ -3,7 +3,7 @@
 # baseline measured the same way in the same run. See src/bench/README.md.
 #
 #   src/bench/run.sh [-d 30s] [-w 10s] [-r 3] [-c 64] [-t 2] [-n 100000]
-#                    [-s hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,two-pods,
+#                    [-s hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,domains,two-pods,
 #                        stats] [--rate 10000]
 #                    [--heap]
 #
@@ -23,7 +23,7 @@ RUNS=${RUNS:-3}                    # measured runs per scenario: the report show
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
-SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats; add heap
+SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,domains,two-pods,stats; add heap
 PACED_RATE=${PACED_RATE:-}         # paced: offered req/s; default half of nginx's max measured in the same run
 COLD_SECONDS=${COLD_SECONDS:-30}   # cold-start: load from the moment of ready; the last 10 s are the warm throughput
 STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
@@ -60,7 +60,7 @@ Usage: src/bench/run.sh [options]
   -t, --threads N       wrk threads (default $THREADS)                                   env THREADS
   -n, --links N         links seeded through the batch API (default $LINKS)             env LINKS
   -s, --scenarios LIST  comma list of hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,
-                        rules,two-pods,stats,heap
+                        rules,domains,two-pods,stats,heap
                         or all
                         env SCENARIOS
                         (default all = every scenario except heap)
@@ -96,7 +96,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-ALL="hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,two-pods,stats"
+ALL="hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,domains,two-pods,stats"
 SCENARIOS=${SCENARIOS//all/$ALL}
 SCENARIOS=${SCENARIOS//,,/,}
 SCENARIOS=${SCENARIOS#,}
@@ -481,7 +481,7 @@ log "run $RUN_ID: scenarios $SCENARIOS; duration $DURATION, warm-up $WARMUP, $CO
 log "output in $RUN_DIR"
 
 REDIRECT_SCENARIOS=0
-for s in hot sustained paced cold-start redis overload db miss shorten visits-off rules two-pods; do
+for s in hot sustained paced cold-start redis overload db miss shorten visits-off rules domains two-pods; do
   want "$s" && REDIRECT_SCENARIOS=1
 done
 CODES_FILE="$RUN_DIR/codes.txt"
@@ -618,6 +618,33 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     measure rules rules.lua "$APP_URL" "$APP_PID"
     stop_app
     REDIS_PREFIX=$SAVED_PREFIX
+  fi
+  if want domains; then
+    # as hot, on three domains: every link copied onto two more (b.bench and c.bench, each copy under its own key
+    # <domain id>~<code>, same URL), and the traffic spread over the three hosts by the Host header ("localhost" is
+    # the default domain, the host of the default base URL). The near cache holds all three copies of every link.
+    mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot "$DB" -e "
+      INSERT INTO domains (host, created_at) VALUES ('b.bench', NOW(3)), ('c.bench', NOW(3));
+      CREATE TEMPORARY TABLE bench_b AS SELECT * FROM link WHERE code NOT LIKE '%~%';
+      UPDATE bench_b SET create_key = NULL;
+      CREATE TEMPORARY TABLE bench_c AS SELECT * FROM bench_b;
+      UPDATE bench_b SET code = CONCAT((SELECT id FROM domains WHERE host = 'b.bench'), '~', code);
+      UPDATE bench_c SET code = CONCAT((SELECT id FROM domains WHERE host = 'c.bench'), '~', code);
+      INSERT INTO link SELECT * FROM bench_b;
+      INSERT INTO link SELECT * FROM bench_c;" || die "domains: copying the links failed"
+    DOMAIN_CODES="$RUN_DIR/domain-codes.txt"
+    awk '{ print "localhost " $0; print "b.bench " $0; print "c.bench " $0 }' "$CODES_FILE" >"$DOMAIN_CODES"
+    SAVED_PREFIX=$REDIS_PREFIX
+    REDIS_PREFIX="${REDIS_PREFIX}domains:"
+    # (APP_HOT's near-cache size given again would bind as "N,3N": the settings are spelt out instead)
+    start_app domains "$DB" --spring.data.redis.url="$REDIS_URL" --shortgate.redirect.near-cache.ttl=1h \
+      --shortgate.redirect.near-cache.max-size=$((NEAR_HOT_SIZE * 3))
+    CODES="$DOMAIN_CODES" fill_cache "$DOMAIN_CODES" "$((FILL_TIMEOUT * 3))" "$RUN_DIR/domains.fill.txt"
+    CODES="$DOMAIN_CODES" measure domains domains.lua "$APP_URL" "$APP_PID"
+    stop_app
+    REDIS_PREFIX=$SAVED_PREFIX
+    mariadb -h"$MARIADB_HOST" -P"$MARIADB_PORT" -uroot "$DB" -e "DELETE FROM link WHERE code LIKE '%~%';
+      DELETE FROM domains;" || die "domains: removing the copies failed"
   fi
   if want redis; then
     # near cache effectively off (one entry, 1 ms); every link is in Redis, written through when it was created

@@ -1,10 +1,15 @@
 -- wrk script: GET every code in the file named by CODES exactly once, split across threads by stride, then
 -- stop the thread. Used to fill the near cache. wrk itself runs until -d (the upper bound) unless stopped with
 -- SIGINT: each thread that is done appends a line to the file named by DONE_FILE, which run.sh watches.
+-- A line "host code" sends that code with that Host header (the domains scenario); a line "code" sends no Host.
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "wrk-report.lua")
-local codes = {}
+local codes, hosts = {}, {}
 for line in io.lines(os.getenv("CODES")) do
-  if #line > 0 then codes[#codes + 1] = line end
+  if #line > 0 then
+    local host, code = line:match("^(%S+) (%S+)$")
+    codes[#codes + 1] = code or line
+    if host then hosts[#codes] = { Host = host } end
+  end
 end
 local threads_total = tonumber(os.getenv("WRK_THREADS") or "1")
 local next_index, mine, answered, bad = 0, 0, 0, 0
@@ -25,7 +30,7 @@ end
 request = function()
   local i = next_index
   if i > #codes then i = #codes else next_index = next_index + threads_total end
-  return wrk.format("GET", "/" .. codes[i])
+  return wrk.format("GET", "/" .. codes[i], hosts[i])
 end
 
 response = function(status, headers, body)
