@@ -172,7 +172,8 @@ class LinkController {
             @RequestParam(required = false) Integer limit,
             @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> domains.forCreate(domain).id())
+        return Mono.fromSupplier(() ->
+                        domains.forCaller(domain, ApiPrincipal.of(exchange)).id())
                 .flatMap(domainId -> links.list(cursor, limit, domainId, ApiPrincipal.of(exchange)))
                 .map(page -> {
                     List<LinkResponse> items =
@@ -186,7 +187,7 @@ class LinkController {
     @GetMapping("/{code}")
     Mono<LinkResponse> get(
             @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> key(code, domain))
+        return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> links.get(key, ApiPrincipal.of(exchange)))
                 .map(this::toResponse);
     }
@@ -199,7 +200,7 @@ class LinkController {
             @RequestParam(required = false) String domain,
             @RequestBody ObjectNode patch,
             ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> key(code, domain))
+        return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> Mono.fromSupplier(() -> LinkPatch.of(patch, json))
                         .flatMap(changes -> links.update(key, changes, ApiPrincipal.of(exchange))))
                 .map(this::toResponse);
@@ -209,19 +210,22 @@ class LinkController {
     @ApiResponse(responseCode = "204", description = "Deleted; the code is never reused")
     Mono<ResponseEntity<Void>> delete(
             @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> key(code, domain))
+        return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> links.delete(key, ApiPrincipal.of(exchange)))
                 .thenReturn(ResponseEntity.noContent().build());
     }
 
-    /** The stored key of {@code code} on {@code domain} (absent: the default domain); 404 for what is no code. */
-    private String key(String code, String domain) {
+    /**
+     * The stored key of {@code code} on {@code domain} (absent: the default domain, or the caller's own for a key
+     * limited to one domain); 404 for what is no code, 403 {@code domain-not-allowed} for a domain the key may not use.
+     */
+    private String key(String code, String domain, ServerWebExchange exchange) {
         if (!Link.CODE.matcher(code).matches()) {
             throw Problem.LINK_NOT_FOUND
                     .toException("No link has the code '" + code + "'.")
                     .with("code", code);
         }
-        return DomainCodes.key(domains.forCreate(domain), code);
+        return DomainCodes.key(domains.forCaller(domain, ApiPrincipal.of(exchange)), code);
     }
 
     private LinkResponse toResponse(Link link) {

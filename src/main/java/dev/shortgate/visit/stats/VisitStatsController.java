@@ -128,7 +128,7 @@ public class VisitStatsController {
             @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
-        String key = key(code, domain);
+        String key = key(code, domain, caller);
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         LocalDate end = to == null ? today : date("to", to);
         LocalDate start = from == null ? end.minusDays(DEFAULT_DAYS - 1) : date("from", from);
@@ -175,7 +175,7 @@ public class VisitStatsController {
             @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
-        String key = key(code, domain);
+        String key = key(code, domain, caller);
         int size = limit == null ? DEFAULT_LIMIT : limit(limit);
         byte[] after;
         try {
@@ -204,9 +204,12 @@ public class VisitStatsController {
                         .with("code", code)));
     }
 
-    /** The key the link of {@code code} on {@code domain} (absent: the default one) is stored under. */
-    private String key(String code, String domain) {
-        return Link.CODE.matcher(code).matches() ? DomainCodes.key(domains.forCreate(domain), code) : code;
+    /**
+     * The key the link of {@code code} on {@code domain} (absent: the default one, or the caller's own for a key
+     * limited to one domain) is stored under; 403 {@code domain-not-allowed} for a domain the key may not use.
+     */
+    private String key(String code, String domain, ApiPrincipal caller) {
+        return Link.CODE.matcher(code).matches() ? DomainCodes.key(domains.forCaller(domain, caller), code) : code;
     }
 
     private static List<DayVisits> everyDay(
