@@ -19,6 +19,7 @@ import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.system.web.ApiDeadlines;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -46,6 +47,10 @@ import tools.jackson.databind.node.ObjectNode;
 @RestController
 @RequestMapping(path = "/api/v1/links", produces = MediaType.APPLICATION_JSON_VALUE)
 class LinkController {
+
+    static final String DOMAIN = "The link's domain (a host added through /api/v1/domains); absent: the default"
+            + " domain, or for a key limited to one domain its own. Another domain than a limited key's answers 403"
+            + " domain-not-allowed; one that was not added, 400 unknown-domain.";
 
     static final int MAX_BATCH = 1000;
     static final String MERGE_PATCH_JSON = "application/merge-patch+json";
@@ -170,7 +175,7 @@ class LinkController {
     Mono<Map<String, Object>> list(
             @RequestParam(required = false) String cursor,
             @RequestParam(required = false) Integer limit,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         return Mono.fromSupplier(() ->
                         domains.forCaller(domain, ApiPrincipal.of(exchange)).id())
@@ -186,7 +191,9 @@ class LinkController {
 
     @GetMapping("/{code}")
     Mono<LinkResponse> get(
-            @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
+            @PathVariable String code,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
+            ServerWebExchange exchange) {
         return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> links.get(key, ApiPrincipal.of(exchange)))
                 .map(this::toResponse);
@@ -197,7 +204,7 @@ class LinkController {
             consumes = {MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE})
     Mono<LinkResponse> update(
             @PathVariable String code,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             @RequestBody ObjectNode patch,
             ServerWebExchange exchange) {
         return Mono.fromSupplier(() -> key(code, domain, exchange))
@@ -209,7 +216,9 @@ class LinkController {
     @DeleteMapping("/{code}")
     @ApiResponse(responseCode = "204", description = "Deleted; the code is never reused")
     Mono<ResponseEntity<Void>> delete(
-            @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
+            @PathVariable String code,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
+            ServerWebExchange exchange) {
         return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> links.delete(key, ApiPrincipal.of(exchange)))
                 .thenReturn(ResponseEntity.noContent().build());

@@ -22,6 +22,7 @@ import dev.shortgate.visit.Dimension;
 import dev.shortgate.visit.Visit;
 import dev.shortgate.visit.VisitId;
 import dev.shortgate.visit.Visitor;
+import io.swagger.v3.oas.annotations.Parameter;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -41,6 +42,10 @@ import reactor.core.publisher.Mono;
 @RestController
 @RequestMapping(path = "/api/v1/links/{code}", produces = MediaType.APPLICATION_JSON_VALUE)
 public class VisitStatsController {
+
+    static final String DOMAIN = "The link's domain (a host added through /api/v1/domains); absent: the default"
+            + " domain, or for a key limited to one domain its own. Another domain than a limited key's answers 403"
+            + " domain-not-allowed; one that was not added, 400 unknown-domain.";
 
     static final int TOP = 10;
     static final int DEFAULT_DAYS = 30;
@@ -125,7 +130,7 @@ public class VisitStatsController {
             @RequestParam(required = false) String from,
             @RequestParam(required = false) String to,
             @RequestParam(required = false) String bots,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
         String key = key(code, domain, caller);
@@ -172,7 +177,7 @@ public class VisitStatsController {
             @PathVariable String code,
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String cursor,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
         String key = key(code, domain, caller);
