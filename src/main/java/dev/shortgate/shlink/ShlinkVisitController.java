@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.domain.Domains;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
@@ -242,10 +243,18 @@ class ShlinkVisitController {
         }
         return Mono.zip(
                         visits.page(scope, from, to, excludeBots, paging.offset(), paging.itemsPerPage())
-                                .map(row -> ShlinkJson.visit(row, properties.shortUrl(row.code()), row.redirectUrl()))
+                                .map(row -> ShlinkJson.visit(row, visitedUrl(row.code()), row.redirectUrl()))
                                 .collectList(),
                         visits.count(scope, from, to, excludeBots))
                 .map(both -> Map.of("visits", paging.page(both.getT1(), both.getT2())));
+    }
+
+    /** The short URL a visit was made to, on its link's domain ({@link DomainCodes}). */
+    private String visitedUrl(String key) {
+        String code = DomainCodes.code(key);
+        return DomainCodes.domainId(key) == Domains.DEFAULT_ID
+                ? properties.shortUrl(code)
+                : properties.baseUrl().getScheme() + "://" + domains.hostOf(key) + "/" + code;
     }
 
     /** The base URL without a trailing {@code /}: orphan visits' paths are joined to it. */
