@@ -96,7 +96,8 @@ class DomainKeysTest {
                 .expectBody()
                 .jsonPath("$.domain")
                 .isEqualTo("brand.example");
-        for (String path : List.of("/api/v1/keys", "/api/v1/domains", "/api/v1/visits/orphan")) {
+        for (String path :
+                List.of("/api/v1/keys", "/api/v1/domains", "/api/v1/visits/orphan", "/rest/v3/mercure-info")) {
             key.get()
                     .uri(path)
                     .exchange()
