@@ -35,6 +35,16 @@ public final class DomainCodes {
         return domainId == Domains.DEFAULT_ID ? "" : domainId + String.valueOf(SEPARATOR);
     }
 
+    /**
+     * An SQL condition that holds for exactly the keys in {@code column} of the domain with this id. The id is an
+     * int and the separator no LIKE wildcard, so the literal cannot inject anything.
+     */
+    public static String sqlMatch(String column, int domainId) {
+        return domainId == Domains.DEFAULT_ID
+                ? column + " NOT LIKE '%" + SEPARATOR + "%'"
+                : column + " LIKE '" + prefix(domainId) + "%'";
+    }
+
     /** The id of the domain a key belongs to. */
     public static int domainId(String key) {
         int at = key.indexOf(SEPARATOR);

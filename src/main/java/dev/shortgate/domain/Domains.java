@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.shortgate.security.ApiPrincipal;
+import dev.shortgate.security.KeyDomains;
 import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.settings.ShortgateProperties;
 import org.slf4j.Logger;
@@ -30,7 +32,7 @@ import reactor.core.publisher.Mono;
  */
 @Component
 @NamedInterface("registry")
-public class Domains implements SmartLifecycle {
+public class Domains implements SmartLifecycle, KeyDomains {
 
     /** The default domain's id: it has no row, and every link made before domains existed belongs to it. */
     public static final int DEFAULT_ID = 0;
@@ -99,6 +101,39 @@ public class Domains implements SmartLifecycle {
                     .with("field", "domain");
         }
         return known;
+    }
+
+    /**
+     * The domain a request of this caller names: as {@link #forCreate} for a key of every domain. For a key limited
+     * to one domain, an absent {@code host} is its domain, and any other domain is a 403 {@code domain-not-allowed}
+     * problem, also when its domain has been removed: such a key then sees nothing.
+     */
+    public Domain forCaller(String host, ApiPrincipal caller) {
+        Integer limited = caller.domainId();
+        if (limited == null) {
+            return forCreate(host);
+        }
+        if (host == null || host.isEmpty()) {
+            return byId(limited).orElseThrow(() -> ApiPrincipal.domainNotAllowed(null));
+        }
+        Domain named = forCreate(host);
+        caller.checkDomain(named.id(), named.host());
+        return named;
+    }
+
+    @Override
+    public int idOf(String host) {
+        if (host == null || host.isEmpty()) {
+            throw Problem.INVALID_DOMAIN
+                    .toException("domain must be a DNS host name such as go.example.com.")
+                    .with("field", "domain");
+        }
+        return forCreate(host).id();
+    }
+
+    @Override
+    public String hostOfId(int id) {
+        return byId(id).map(Domain::host).orElse(null);
     }
 
     /** The domain with this id, if this pod knows it. */

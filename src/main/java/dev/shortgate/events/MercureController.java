@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.security.ApiPrincipal;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -49,7 +50,11 @@ class MercureController {
     }
 
     @GetMapping(path = "/rest/v3/mercure-info", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Object> mercureInfo() {
+    ResponseEntity<Object> mercureInfo(ServerWebExchange exchange) {
+        if (ApiPrincipal.of(exchange).isDomainLimited()) {
+            // the token subscribes to every short URL's updates: not for a key limited to one domain
+            throw ApiPrincipal.domainNotAllowed(null);
+        }
         if (!properties.enabled()) {
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                     HttpStatus.NOT_IMPLEMENTED, "This Shlink instance is not integrated with a mercure hub.");

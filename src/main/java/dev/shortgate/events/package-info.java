@@ -16,6 +16,7 @@
             "link :: store",
             "visit :: taps",
             "domain :: registry",
+            "security :: principal",
             "system :: *"
         })
 package dev.shortgate.events;

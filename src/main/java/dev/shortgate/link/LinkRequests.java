@@ -72,8 +72,8 @@ public class LinkRequests {
     }
 
     public Prepared prepare(CreateLinkRequest request, ApiPrincipal caller) {
-        caller.require(ApiScope.ADMIN, ApiScope.CREATE);
-        Domain domain = domains.forCreate(request.domain());
+        caller.requireOnDomain(ApiScope.ADMIN, ApiScope.CREATE);
+        Domain domain = domains.forCaller(request.domain(), caller);
         String url = urlPolicy.normalize(request.url());
         Instant now = now();
         if (request.expiresAt() != null && !request.expiresAt().isAfter(now)) {

@@ -2,6 +2,8 @@ package dev.shortgate.link;
 
 import java.util.List;
 
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.create.BatchCreator;
 import dev.shortgate.link.create.CreateQueue;
 import dev.shortgate.link.create.LinkCreator;
@@ -36,6 +38,7 @@ public class LinkService {
     private final BatchCreator batches;
     private final CreateQueue queue;
     private final LinkEditor editor;
+    private final Domains domains;
 
     LinkService(
             LinkRepository links,
@@ -44,7 +47,9 @@ public class LinkService {
             LinkCreator creator,
             BatchCreator batches,
             CreateQueue queue,
-            LinkEditor editor) {
+            LinkEditor editor,
+            Domains domains) {
+        this.domains = domains;
         this.links = links;
         this.requests = requests;
         this.access = access;
@@ -86,6 +91,16 @@ public class LinkService {
         return batches.create(items, caller, concurrency);
     }
 
+    /**
+     * The key {@code code} on the domain a request names is stored under ({@link DomainCodes}): an absent or empty
+     * {@code domain} is the default domain, or the caller's own for a key limited to one domain. A domain the caller
+     * may not use is a 403 {@code domain-not-allowed} problem, one that does not exist {@code unknown-domain} or
+     * {@code invalid-domain}. What is no code is returned as it is: nothing is stored under it, so it answers 404.
+     */
+    public String key(String code, String domain, ApiPrincipal caller) {
+        return Link.CODE.matcher(code).matches() ? DomainCodes.key(domains.forCaller(domain, caller), code) : code;
+    }
+
     public Mono<Link> get(String code, ApiPrincipal caller) {
         return access.readable(code, caller);
     }
@@ -95,9 +110,19 @@ public class LinkService {
         return list(cursor, limit, null, caller);
     }
 
-    /** As {@link #list(String, Integer, ApiPrincipal)}, of one domain's links ({@code null}: every domain's). */
+    /**
+     * As {@link #list(String, Integer, ApiPrincipal)}, of one domain's links ({@code null}: every domain's). A key
+     * limited to one domain sees only its domain's, and gets 403 {@code domain-not-allowed} for another.
+     */
     public Mono<Page> list(String cursor, Integer limit, Integer domainId, ApiPrincipal caller) {
         return Mono.defer(() -> {
+            Integer domain = domainId;
+            if (caller.isDomainLimited()) {
+                if (domain == null) {
+                    domain = caller.domainId();
+                }
+                caller.checkDomain(domain, null);
+            }
             int size = limit == null ? 50 : limit;
             if (size < 1 || size > MAX_PAGE) {
                 throw LinkRequests.invalid("limit", "limit must be between 1 and " + MAX_PAGE + ".");
@@ -107,7 +132,7 @@ public class LinkService {
             if (caller.scope() == ApiScope.CREATE && owner == null) {
                 return Mono.just(new Page(List.of(), null));
             }
-            return links.page(owner, domainId, after.createdAt(), after.code(), size + 1)
+            return links.page(owner, domain, after.createdAt(), after.code(), size + 1)
                     .collectList()
                     .map(page -> page.size() <= size
                             ? new Page(page, null)

@@ -4,6 +4,7 @@ import dev.shortgate.link.LinkService;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.JsonProblems;
 import dev.shortgate.system.problem.Problem;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,6 +12,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -27,6 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
 @RequestMapping(path = "/api/v1/links/{code}/rules", produces = MediaType.APPLICATION_JSON_VALUE)
 class RulesController {
 
+    private static final String DOMAIN =
+            "The link's domain; absent: the default domain (for a key limited to one" + " domain, its own)";
+
     private final LinkService links;
     private final RuleCheck check;
     private final JsonMapper json;
@@ -39,8 +44,13 @@ class RulesController {
 
     @GetMapping
     @ApiResponse(responseCode = "200", description = "The link's rules in priority order, and its default split")
-    Mono<RulesJson> get(@PathVariable String code, ServerWebExchange exchange) {
-        return links.get(code, ApiPrincipal.of(exchange)).map(RulesJson::of);
+    Mono<RulesJson> get(
+            @PathVariable String code,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
+            ServerWebExchange exchange) {
+        return Mono.fromSupplier(() -> links.key(code, domain, ApiPrincipal.of(exchange)))
+                .flatMap(key -> links.get(key, ApiPrincipal.of(exchange)))
+                .map(RulesJson::of);
     }
 
     /**
@@ -59,7 +69,9 @@ class RulesController {
                                                     @io.swagger.v3.oas.annotations.media.Schema(
                                                             implementation = RulesJson.class)))
                     JsonNode body,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
+        String key = links.key(code, domain, ApiPrincipal.of(exchange));
         return Mono.fromSupplier(() -> {
                     if (body == null || !body.isObject()) {
                         throw Problem.INVALID_REQUEST.toException("The body must be a JSON object.");
@@ -71,7 +83,7 @@ class RulesController {
                         throw JsonProblems.invalidField(e);
                     }
                 })
-                .flatMap(rules -> links.setRules(code, rules, ApiPrincipal.of(exchange)))
+                .flatMap(rules -> links.setRules(key, rules, ApiPrincipal.of(exchange)))
                 .map(RulesJson::of);
     }
 }

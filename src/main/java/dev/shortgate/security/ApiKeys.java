@@ -32,8 +32,11 @@ public class ApiKeys {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** A key as the admin API lists it; the key itself is never shown again after creation. */
-    public record KeyInfo(long id, String name, String scope, Instant createdAt, Instant revokedAt) {}
+    /**
+     * A key as the admin API lists it; the key itself is never shown again after creation. {@code domainId} is the
+     * one domain it is limited to, or {@code null}.
+     */
+    public record KeyInfo(long id, String name, String scope, Integer domainId, Instant createdAt, Instant revokedAt) {}
 
     /** A new key: its info, and the key itself, shown once. */
     public record NewKey(KeyInfo info, String key) {}
@@ -88,7 +91,8 @@ public class ApiKeys {
     }
 
     private Mono<Optional<ApiPrincipal>> lookup(byte[] hash) {
-        return db.sql("SELECT id, name, key_hash, scope FROM api_key WHERE key_hash = :hash AND revoked_at IS NULL")
+        return db.sql("SELECT id, name, key_hash, scope, domain_id FROM api_key"
+                        + " WHERE key_hash = :hash AND revoked_at IS NULL")
                 .bind("hash", hash)
                 .map(row -> {
                     byte[] stored = row.get("key_hash", byte[].class);
@@ -98,13 +102,19 @@ public class ApiKeys {
                     return Optional.of(new ApiPrincipal(
                             ((Number) row.get("id")).longValue(),
                             row.get("name", String.class),
-                            ApiScope.parse(row.get("scope", String.class))));
+                            ApiScope.parse(row.get("scope", String.class)),
+                            domainId(row.get("domain_id"))));
                 })
                 .one()
                 .defaultIfEmpty(Optional.empty());
     }
 
     public Mono<NewKey> create(String name, ApiScope scope) {
+        return create(name, scope, null);
+    }
+
+    /** Makes a key; {@code domainId} limits it to that domain ({@code null}: every domain). */
+    public Mono<NewKey> create(String name, ApiScope scope, Integer domainId) {
         if (!StringUtils.hasText(name) || name.length() > 100) {
             return Mono.error(Problem.INVALID_REQUEST
                     .toException("name must be 1 to 100 characters.")
@@ -112,23 +122,26 @@ public class ApiKeys {
         }
         String key = newKey();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        return db.sql("INSERT INTO api_key (name, key_hash, scope, created_at) VALUES (:name, :hash, :scope, :at)")
+        var insert = db.sql("INSERT INTO api_key (name, key_hash, scope, domain_id, created_at)"
+                        + " VALUES (:name, :hash, :scope, :domain, :at)")
                 .bind("name", name)
                 .bind("hash", sha256(key))
                 .bind("scope", scope.value())
-                .bind("at", LocalDateTime.ofInstant(now, ZoneOffset.UTC))
-                .filter(statement -> statement.returnGeneratedValues("id"))
+                .bind("at", LocalDateTime.ofInstant(now, ZoneOffset.UTC));
+        insert = domainId == null ? insert.bindNull("domain", Integer.class) : insert.bind("domain", domainId);
+        return insert.filter(statement -> statement.returnGeneratedValues("id"))
                 .map(row -> ((Number) row.get("id")).longValue())
                 .one()
-                .map(id -> new NewKey(new KeyInfo(id, name, scope.value(), now, null), key));
+                .map(id -> new NewKey(new KeyInfo(id, name, scope.value(), domainId, now, null), key));
     }
 
     public Flux<KeyInfo> list() {
-        return db.sql("SELECT id, name, scope, created_at, revoked_at FROM api_key ORDER BY id")
+        return db.sql("SELECT id, name, scope, domain_id, created_at, revoked_at FROM api_key ORDER BY id")
                 .map(row -> new KeyInfo(
                         ((Number) row.get("id")).longValue(),
                         row.get("name", String.class),
                         row.get("scope", String.class),
+                        domainId(row.get("domain_id")),
                         instant(row.get("created_at", LocalDateTime.class)),
                         instant(row.get("revoked_at", LocalDateTime.class))))
                 .all();
@@ -163,6 +176,10 @@ public class ApiKeys {
 
     static byte[] sha256(String value) {
         return Hashing.sha256().hashString(value, StandardCharsets.UTF_8).asBytes();
+    }
+
+    private static Integer domainId(Object value) {
+        return value == null ? null : ((Number) value).intValue();
     }
 
     private static Instant instant(LocalDateTime value) {

@@ -48,6 +48,22 @@ final class ShlinkErrors {
                 code);
     }
 
+    /** Shlink's 404 for a code on a domain other than the default: the detail and body name the domain too. */
+    static ErrorResponseException shortUrlNotFound(String code, String domain) {
+        if (domain == null) {
+            return shortUrlNotFound(code);
+        }
+        return error(
+                HttpStatus.NOT_FOUND,
+                "short-url-not-found",
+                "Short URL not found",
+                "No URL found with short code \"" + code + "\" for domain \"" + domain + "\"",
+                "shortCode",
+                code,
+                "domain",
+                domain);
+    }
+
     static ErrorResponseException nonUniqueSlug(String slug) {
         return error(
                 HttpStatus.BAD_REQUEST,
@@ -110,6 +126,16 @@ final class ShlinkErrors {
             body.setProperty((String) fields[i], fields[i + 1]);
         }
         return new ErrorResponseException(status, body, null);
+    }
+
+    /**
+     * As {@link #translate(ProblemException)}, for a request that named {@code shortCode} on {@code domain} (as the
+     * request gave it; {@code null} when it gave none): a missing link is Shlink's 404 for that code and domain.
+     */
+    static ErrorResponseException translate(ProblemException e, String shortCode, String domain) {
+        return e.problem() == Problem.LINK_NOT_FOUND
+                ? shortUrlNotFound(shortCode, domain == null || domain.isBlank() ? null : domain)
+                : translate(e);
     }
 
     /** Shortgate's problem as Shlink would have answered it. */

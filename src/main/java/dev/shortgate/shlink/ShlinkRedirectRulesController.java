@@ -11,7 +11,6 @@ import dev.shortgate.link.LinkService;
 import dev.shortgate.rules.RuleCheck;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.ProblemException;
-import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -30,7 +29,7 @@ import reactor.core.publisher.Mono;
  * [{longUrl, priority, conditions: [{type, matchKey, matchValue}]}]}}. Rules go through the same {@link RuleCheck}
  * as the native API's; a rule set Shlink's client sets has no splits, and setting it keeps the link's default split
  * (a rule's split, which Shlink cannot show, is listed as its first variant's URL and replaced by what is set).
- * Domains do not exist in Shortgate: {@code domain} may be absent, {@code DEFAULT} or the base URL's host.
+ * {@code domain} names the short URL's domain as everywhere in Shlink's API ({@link ShlinkDomains#resolve}).
  */
 @RestController
 @RequestMapping(path = "/rest/v3/short-urls/{shortCode}/redirect-rules", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -38,22 +37,22 @@ class ShlinkRedirectRulesController {
 
     private final LinkService links;
     private final RuleCheck check;
-    private final ShortgateProperties properties;
+    private final ShortUrlController shortUrls;
 
-    ShlinkRedirectRulesController(LinkService links, RuleCheck check, ShortgateProperties properties) {
+    ShlinkRedirectRulesController(LinkService links, RuleCheck check, ShortUrlController shortUrls) {
         this.links = links;
         this.check = check;
-        this.properties = properties;
+        this.shortUrls = shortUrls;
     }
 
     @GetMapping
     Mono<Map<String, Object>> list(
             @PathVariable String shortCode, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
         return Mono.defer(() -> {
-            checkDomain(shortCode, domain);
-            return links.get(shortCode, ApiPrincipal.of(exchange))
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            return links.get(shortUrls.key(shortCode, domain, caller), caller)
                     .map(ShlinkRedirectRulesController::toJson)
-                    .onErrorMap(ProblemException.class, ShlinkErrors::translate);
+                    .onErrorMap(ProblemException.class, e -> ShlinkErrors.translate(e, shortCode, domain));
         });
     }
 
@@ -64,16 +63,16 @@ class ShlinkRedirectRulesController {
             @RequestBody Map<String, Object> body,
             ServerWebExchange exchange) {
         return Mono.defer(() -> {
-            checkDomain(shortCode, domain);
             ApiPrincipal caller = ApiPrincipal.of(exchange);
+            String key = shortUrls.key(shortCode, domain, caller);
             List<LinkRules.Rule> rules = rules(body);
-            return links.get(shortCode, caller)
+            return links.get(key, caller)
                     .map(link -> check.check(new LinkRules(
                             rules,
                             link.rules() == null ? List.of() : link.rules().variants())))
-                    .flatMap(checked -> links.setRules(shortCode, checked, caller))
+                    .flatMap(checked -> links.setRules(key, checked, caller))
                     .map(ShlinkRedirectRulesController::toJson)
-                    .onErrorMap(ProblemException.class, ShlinkErrors::translate);
+                    .onErrorMap(ProblemException.class, e -> ShlinkErrors.translate(e, shortCode, domain));
         });
     }
 
@@ -84,19 +83,6 @@ class ShlinkRedirectRulesController {
             @RequestBody Map<String, Object> body,
             ServerWebExchange exchange) {
         return set(shortCode, domain, body, exchange);
-    }
-
-    private void checkDomain(String shortCode, String domain) {
-        if (domain != null
-                && !domain.isBlank()
-                && !"DEFAULT".equals(domain)
-                && !domain.equalsIgnoreCase(properties.baseUrl().getAuthority())) {
-            var notFound = ShlinkErrors.shortUrlNotFound(shortCode);
-            notFound.getBody().setProperty("domain", domain);
-            notFound.getBody()
-                    .setDetail("No URL found with short code \"" + shortCode + "\" for domain \"" + domain + "\"");
-            throw notFound;
-        }
     }
 
     /** Shlink's request body, as rules; Shlink's {@code invalid-data} for anything of the wrong shape. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.store.LinkRows;
 import dev.shortgate.system.database.LinkTables;
 import io.r2dbc.spi.Readable;
@@ -115,8 +116,11 @@ class ShlinkShortUrls {
             where.append(" AND l.api_key_id IN (SELECT k.id FROM api_key k WHERE k.name = :apiKeyName)");
             params.put("apiKeyName", query.apiKeyName());
         }
-        if (query.otherDomain()) {
-            where.append(" AND 1 = 0"); // a domain Shortgate does not have holds no short URLs
+        if (query.domainId() != null) {
+            where.append(
+                    query.domainId() == ShortUrlQuery.NO_DOMAIN
+                            ? " AND 1 = 0" // a domain Shortgate does not have holds no short URLs
+                            : " AND " + DomainCodes.sqlMatch("l.code", query.domainId()));
         }
         if (query.startDate() != null) {
             where.append(" AND l.created_at >= :startDate");

@@ -55,7 +55,7 @@ class ShlinkTagController {
             String term = params.getFirst("searchTerm");
             Comparator<ShlinkJson.TagInfo> order = order(params.getFirst("orderBy"));
             Long owner = caller.scope() == ApiScope.CREATE ? (caller.keyId() == null ? -1L : caller.keyId()) : null;
-            return tags.stats(owner)
+            return tags.stats(owner, caller.domainId())
                     .filter(tag -> term == null
                             || term.isBlank()
                             || tag.tag()

@@ -2,6 +2,7 @@ package dev.shortgate.shlink;
 
 import java.util.List;
 
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.system.database.LinkTables;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -27,14 +28,17 @@ class ShlinkTags {
 
     /**
      * Every tag in name order, with counts; only those on the owner's links when {@code owner} is set (a key that
-     * sees only its own links sees only their tags).
+     * sees only its own links sees only their tags), and only those on one domain's links when {@code domainId} is
+     * set (a key limited to that domain).
      */
-    Flux<TagStats> stats(Long owner) {
+    Flux<TagStats> stats(Long owner, Integer domainId) {
         String links = "SELECT lt.tag_id, lt.code FROM link_tag lt JOIN " + tables.all() + " l ON l.code = lt.code "
-                + "WHERE l.deleted_at IS NULL" + (owner == null ? "" : " AND l.api_key_id = :owner");
+                + "WHERE l.deleted_at IS NULL" + (owner == null ? "" : " AND l.api_key_id = :owner")
+                + (domainId == null ? "" : " AND " + DomainCodes.sqlMatch("l.code", domainId));
         String sql = "SELECT t.name, COUNT(tl.code) AS urls, COALESCE(SUM(s.visits), 0) AS visits, "
                 + "COALESCE(SUM(s.bot_visits), 0) AS bot_visits FROM tag t "
-                + (owner == null ? "LEFT JOIN" : "JOIN") + " (" + links + ") tl ON tl.tag_id = t.id "
+                + (owner == null && domainId == null ? "LEFT JOIN" : "JOIN") + " (" + links
+                + ") tl ON tl.tag_id = t.id "
                 + "LEFT JOIN (SELECT code, SUM(visits) AS visits, SUM(bot_visits) AS bot_visits FROM link_stats "
                 + "GROUP BY code) s ON s.code = tl.code GROUP BY t.name ORDER BY t.name";
         var spec = db.sql(sql);

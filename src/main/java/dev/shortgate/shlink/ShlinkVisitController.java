@@ -5,6 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.problem.Problem;
@@ -42,6 +45,7 @@ class ShlinkVisitController {
     private final ShortgateProperties properties;
     private final OrphanVisits orphans;
     private final VisitDeletion deletion;
+    private final Domains domains;
 
     ShlinkVisitController(
             ShlinkVisits visits,
@@ -49,7 +53,9 @@ class ShlinkVisitController {
             ShortUrlController shortUrls,
             ShortgateProperties properties,
             OrphanVisits orphans,
-            VisitDeletion deletion) {
+            VisitDeletion deletion,
+            Domains domains) {
+        this.domains = domains;
         this.orphans = orphans;
         this.deletion = deletion;
         this.visits = visits;
@@ -62,12 +68,12 @@ class ShlinkVisitController {
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofShortUrl(
             @PathVariable String shortCode, ServerWebExchange exchange) {
         return Mono.defer(() -> {
-            if (!ShlinkDomains.isDefault(exchange.getRequest().getQueryParams().getFirst("domain"), properties)) {
-                throw ShlinkErrors.shortUrlNotFound(shortCode);
-            }
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            String domain = exchange.getRequest().getQueryParams().getFirst("domain");
+            String key = shortUrls.key(shortCode, domain, caller);
             return shortUrls
-                    .readable(shortCode, ApiPrincipal.of(exchange))
-                    .flatMap(row -> list(ShlinkVisits.Scope.ofCode(shortCode), exchange));
+                    .readable(key, shortCode, domain, caller)
+                    .flatMap(row -> list(ShlinkVisits.Scope.ofCode(key), exchange));
         });
     }
 
@@ -79,17 +85,16 @@ class ShlinkVisitController {
     Mono<Map<String, Long>> deleteOfShortUrl(@PathVariable String shortCode, ServerWebExchange exchange) {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
-            if (!ShlinkDomains.isDefault(exchange.getRequest().getQueryParams().getFirst("domain"), properties)) {
-                throw ShlinkErrors.shortUrlNotFound(shortCode);
-            }
+            String domain = exchange.getRequest().getQueryParams().getFirst("domain");
+            String key = shortUrls.key(shortCode, domain, caller);
             return shortUrls
-                    .readable(shortCode, caller)
+                    .readable(key, shortCode, domain, caller)
                     .flatMap(row -> {
                         if (!caller.canChange(row.link().apiKeyId())) {
                             throw ShlinkErrors.translate(Problem.FORBIDDEN.toException(
                                     "This API key may not delete the visits of this short URL."));
                         }
-                        return deletion.deleteAll(shortCode);
+                        return deletion.deleteAll(key);
                     })
                     .map(deleted -> Map.of("deletedVisits", deleted))
                     .onErrorMap(ProblemException.class, ShlinkErrors::translate);
@@ -102,32 +107,39 @@ class ShlinkVisitController {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
             return tags.exists(tag)
                     .flatMap(exists -> exists
-                            ? list(new ShlinkVisits.Scope(null, tag, owner(caller)), exchange)
+                            ? list(new ShlinkVisits.Scope(null, tag, owner(caller), caller.domainId()), exchange)
                             : Mono.error(ShlinkErrors.tagNotFound(tag)));
         });
     }
 
-    /** Visits of a domain's short URLs: {@code DEFAULT} (or its authority) is every short URL; no other exists. */
+    /**
+     * Visits of one domain's short URLs: {@code DEFAULT} (or the base URL's authority) is the default domain, any
+     * other a domain added through {@code /api/v1/domains}; Shlink's domain-not-found for one this gateway does not
+     * have, 403 {@code domain-not-allowed} for one a key limited to another domain names.
+     */
     @GetMapping("/domains/{domain}/visits")
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> ofDomain(
             @PathVariable String domain, ServerWebExchange exchange) {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
-            if (!ShlinkDomains.isDefault(domain, properties)) {
-                throw ShlinkErrors.domainNotFound(domain);
-            }
-            return list(new ShlinkVisits.Scope(null, null, owner(caller)), exchange);
+            Domain named = ShlinkDomains.resolve(domain, caller, domains, properties)
+                    .orElseThrow(() -> ShlinkErrors.domainNotFound(domain));
+            return list(new ShlinkVisits.Scope(null, null, owner(caller), named.id()), exchange);
         });
     }
 
     @GetMapping("/visits/non-orphan")
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.Visit>>> nonOrphan(ServerWebExchange exchange) {
-        return Mono.defer(() -> list(new ShlinkVisits.Scope(null, null, owner(ApiPrincipal.of(exchange))), exchange));
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            return list(new ShlinkVisits.Scope(null, null, owner(caller), caller.domainId()), exchange);
+        });
     }
 
     /**
      * Orphan visits: requests that reached no short URL (an unknown code, the base URL, another 404), newest first,
-     * from their raw rows. A key that sees only its own links sees none (Shlink's {@code NO_ORPHAN_VISITS} role).
+     * from their raw rows. A key that sees only its own links sees none (Shlink's {@code NO_ORPHAN_VISITS} role), nor
+     * does a key limited to one domain (orphan visits are not kept per domain here).
      */
     @GetMapping("/visits/orphan")
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.OrphanVisit>>> orphan(ServerWebExchange exchange) {
@@ -146,7 +158,9 @@ class ShlinkVisitController {
                     ShlinkParams.date(params, "startDate", false),
                     ShlinkParams.date(params, "endDate", true),
                     ShlinkParams.flag(params, "excludeBots"));
-            if (caller.scope() == ApiScope.CREATE || !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
+            if (caller.scope() == ApiScope.CREATE
+                    || caller.isDomainLimited()
+                    || !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
                 return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.OrphanVisit>of(), 0)));
             }
             String origin = origin();
@@ -183,10 +197,12 @@ class ShlinkVisitController {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
             Long owner = owner(caller);
-            Mono<long[]> totals =
-                    caller.scope() == ApiScope.CREATE && owner == null ? Mono.just(new long[2]) : visits.totals(owner);
-            Mono<OrphanVisits.Totals> orphanTotals =
-                    caller.scope() == ApiScope.CREATE ? Mono.just(new OrphanVisits.Totals(0, 0)) : orphans.totals();
+            Mono<long[]> totals = caller.scope() == ApiScope.CREATE && owner == null
+                    ? Mono.just(new long[2])
+                    : visits.totals(owner, caller.domainId());
+            Mono<OrphanVisits.Totals> orphanTotals = caller.scope() == ApiScope.CREATE || caller.isDomainLimited()
+                    ? Mono.just(new OrphanVisits.Totals(0, 0))
+                    : orphans.totals();
             return Mono.zip(totals, orphanTotals).map(both -> {
                 long[] t = both.getT1();
                 OrphanVisits.Totals o = both.getT2();
@@ -208,16 +224,37 @@ class ShlinkVisitController {
         Instant from = ShlinkParams.date(params, "startDate", false);
         Instant to = ShlinkParams.date(params, "endDate", true);
         boolean excludeBots = ShlinkParams.flag(params, "excludeBots");
-        if (scope.code() == null && !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
-            // the visits of a domain Shortgate does not have: none, as Shlink answers for a domain it does not know
-            return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.Visit>of(), 0)));
+        String domain = params.getFirst("domain");
+        if (scope.code() == null && scope.domainId() == null && domain != null && !domain.isBlank()) {
+            // a domain filter on every visit or a tag's: that domain's, or none for one Shortgate does not have, as
+            // Shlink answers for a domain it does not know
+            Domain named = ShlinkDomains.resolve(domain, ApiPrincipal.of(exchange), domains, properties)
+                    .orElse(null);
+            if (named == null) {
+                return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.Visit>of(), 0)));
+            }
+            scope = new ShlinkVisits.Scope(scope.code(), scope.tag(), scope.owner(), named.id());
+        } else if (scope.code() == null && domain != null && !domain.isBlank()) {
+            Domain named = ShlinkDomains.resolve(domain, ApiPrincipal.of(exchange), domains, properties)
+                    .orElse(null);
+            if (named == null || named.id() != scope.domainId()) {
+                return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.Visit>of(), 0)));
+            }
         }
         return Mono.zip(
                         visits.page(scope, from, to, excludeBots, paging.offset(), paging.itemsPerPage())
-                                .map(row -> ShlinkJson.visit(row, properties.shortUrl(row.code()), row.redirectUrl()))
+                                .map(row -> ShlinkJson.visit(row, visitedUrl(row.code()), row.redirectUrl()))
                                 .collectList(),
                         visits.count(scope, from, to, excludeBots))
                 .map(both -> Map.of("visits", paging.page(both.getT1(), both.getT2())));
+    }
+
+    /** The short URL a visit was made to, on its link's domain ({@link DomainCodes}). */
+    private String visitedUrl(String key) {
+        String code = DomainCodes.code(key);
+        return DomainCodes.domainId(key) == Domains.DEFAULT_ID
+                ? properties.shortUrl(code)
+                : properties.baseUrl().getScheme() + "://" + domains.hostOf(key) + "/" + code;
     }
 
     /** The base URL without a trailing {@code /}: orphan visits' paths are joined to it. */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.store.LinkRows;
 import dev.shortgate.system.database.LinkTables;
 import io.r2dbc.spi.Readable;
@@ -34,8 +35,15 @@ class ShlinkVisits {
             boolean bot,
             String redirectUrl) {}
 
-    /** Which visits to list: one code, a tag's links, or every link (optionally only an owner's). */
-    record Scope(String code, String tag, Long owner) {
+    /**
+     * Which visits to list: one code (a stored key), a tag's links, or every link; optionally only an owner's, and
+     * only those of the domain with {@code domainId} ({@code null}: every domain's).
+     */
+    record Scope(String code, String tag, Long owner, Integer domainId) {
+        Scope(String code, String tag, Long owner) {
+            this(code, tag, owner, null);
+        }
+
         static Scope ofCode(String code) {
             return new Scope(code, null, null);
         }
@@ -66,11 +74,15 @@ class ShlinkVisits {
                 .one();
     }
 
-    /** Every visit counted (bots included) and the bots among them, over all live links or an owner's. */
-    Mono<long[]> totals(Long owner) {
+    /**
+     * Every visit counted (bots included) and the bots among them, over all live links or an owner's; only the
+     * domain with {@code domainId}'s when it is not {@code null}.
+     */
+    Mono<long[]> totals(Long owner, Integer domainId) {
         String sql = "SELECT COALESCE(SUM(s.visits), 0) AS visits, COALESCE(SUM(s.bot_visits), 0) AS bot_visits "
                 + "FROM link_stats s"
-                + (owner == null ? "" : " JOIN " + tables.all() + " l ON l.code = s.code AND l.api_key_id = :owner");
+                + (owner == null ? "" : " JOIN " + tables.all() + " l ON l.code = s.code AND l.api_key_id = :owner")
+                + (domainId == null ? "" : " WHERE " + DomainCodes.sqlMatch("s.code", domainId));
         var spec = db.sql(sql);
         if (owner != null) {
             spec = spec.bind("owner", owner);
@@ -94,6 +106,9 @@ class ShlinkVisits {
                 sql.append(" AND l.api_key_id = :owner");
                 params.put("owner", scope.owner());
             }
+        }
+        if (scope.domainId() != null) {
+            where.add(DomainCodes.sqlMatch("v.code", scope.domainId()));
         }
         if (scope.tag() != null) {
             where.add("v.code IN (SELECT lt.code FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE t.name = :tag)");

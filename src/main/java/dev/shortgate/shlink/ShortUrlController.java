@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.shortgate.domain.Domain;
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.domain.Domains;
 import dev.shortgate.link.CreateLinkRequest;
@@ -29,6 +30,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -77,9 +79,9 @@ class ShortUrlController {
             ShortUrlQuery query = ShortUrlQuery.of(
                     params,
                     caller.scope() == ApiScope.CREATE ? caller.keyId() : null,
+                    listDomain(params.getFirst("domain"), caller),
                     order,
-                    clock.instant(),
-                    properties);
+                    clock.instant());
             return Mono.zip(
                             shortUrls
                                     .page(query, paging.offset(), paging.itemsPerPage())
@@ -106,13 +108,12 @@ class ShortUrlController {
             Boolean crawlable = fields.bool("crawlable");
             Boolean forwardQuery = fields.bool("forwardQuery");
             fields.bool("findIfExists");
-            String domain = fields.text("domain");
-            if (domain == null
-                    || domain.isBlank()
-                    || domain.equalsIgnoreCase(properties.baseUrl().getAuthority())) {
-                domain = null;
-            } else if (domains.find(domain).isEmpty()) {
-                fields.invalid("domain"); // Shortgate never registers a domain on the fly (ADR 24)
+            // Shortgate never registers a domain on the fly (ADR 24); a key limited to one domain gets 403 for another
+            String domain = ShlinkDomains.resolve(fields.text("domain"), caller, domains, properties)
+                    .map(Domain::host)
+                    .orElse(null);
+            if (domain == null) {
+                fields.invalid("domain");
             }
             String pathPrefix = fields.text("pathPrefix");
             if (pathPrefix != null && !pathPrefix.isEmpty()) {
@@ -185,15 +186,24 @@ class ShortUrlController {
     }
 
     @GetMapping("/{shortCode}")
-    Mono<ShlinkJson.ShortUrl> get(@PathVariable String shortCode, ServerWebExchange exchange) {
-        return Mono.defer(() -> readable(shortCode, ApiPrincipal.of(exchange)).map(this::toJson));
+    Mono<ShlinkJson.ShortUrl> get(
+            @PathVariable String shortCode, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            ApiPrincipal caller = ApiPrincipal.of(exchange);
+            return readable(key(shortCode, domain, caller), shortCode, domain, caller)
+                    .map(this::toJson);
+        });
     }
 
     @PatchMapping(path = "/{shortCode}", consumes = MediaType.APPLICATION_JSON_VALUE)
     Mono<ShlinkJson.ShortUrl> edit(
-            @PathVariable String shortCode, @RequestBody Map<String, Object> body, ServerWebExchange exchange) {
+            @PathVariable String shortCode,
+            @RequestParam(required = false) String domain,
+            @RequestBody Map<String, Object> body,
+            ServerWebExchange exchange) {
         return Mono.defer(() -> {
             ApiPrincipal caller = ApiPrincipal.of(exchange);
+            String key = key(shortCode, domain, caller);
             ShortUrlBody fields = new ShortUrlBody(body, ShortUrlBody.EDIT_FIELDS, clock);
             Set<String> named = new LinkedHashSet<>();
             String url = null;
@@ -225,45 +235,79 @@ class ShortUrlController {
             Boolean crawlable = fields.bool("crawlable");
             fields.check();
             Mono<Link> changed = named.isEmpty()
-                    ? links.get(shortCode, caller).map(link -> {
+                    ? links.get(key, caller).map(link -> {
                         if (!caller.canChange(link.apiKeyId())) {
                             throw Problem.FORBIDDEN.toException("This API key may not change this short URL.");
                         }
                         return link;
                     })
-                    : links.update(shortCode, patch, caller);
+                    : links.update(key, patch, caller);
             boolean metaChanged = fields.has("title") || fields.has("crawlable") || fields.has("validSince");
             return changed.flatMap(link -> shortUrls.find(link.code()))
-                    .flatMap(current -> (tags == null ? Mono.<Void>empty() : shortUrls.setTags(shortCode, tags))
+                    .flatMap(current -> (tags == null ? Mono.<Void>empty() : shortUrls.setTags(key, tags))
                             .then(
                                     metaChanged
                                             ? shortUrls.saveMeta(
-                                                    shortCode,
+                                                    key,
                                                     fields.has("title") ? title : current.title(),
                                                     fields.has("crawlable")
                                                             ? Boolean.TRUE.equals(crawlable)
                                                             : current.crawlable(),
                                                     fields.has("validSince") ? validSince : current.validSince())
                                             : Mono.<Void>empty()))
-                    .then(Mono.defer(() -> shortUrls.find(shortCode)))
+                    .then(Mono.defer(() -> shortUrls.find(key)))
                     .map(this::toJson)
-                    .onErrorMap(ProblemException.class, ShlinkErrors::translate);
+                    .onErrorMap(ProblemException.class, e -> ShlinkErrors.translate(e, shortCode, domain));
         });
     }
 
     @DeleteMapping("/{shortCode}")
-    Mono<ResponseEntity<Void>> delete(@PathVariable String shortCode, ServerWebExchange exchange) {
-        return Mono.defer(() -> links.delete(shortCode, ApiPrincipal.of(exchange)))
-                .then(Mono.defer(() -> shortUrls.forget(shortCode)))
+    Mono<ResponseEntity<Void>> delete(
+            @PathVariable String shortCode, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+                    String key = key(shortCode, domain, ApiPrincipal.of(exchange));
+                    return links.delete(key, ApiPrincipal.of(exchange)).then(Mono.defer(() -> shortUrls.forget(key)));
+                })
                 .thenReturn(ResponseEntity.noContent().<Void>build())
-                .onErrorMap(ProblemException.class, ShlinkErrors::translate);
+                .onErrorMap(ProblemException.class, e -> ShlinkErrors.translate(e, shortCode, domain));
     }
 
-    /** The live short URL this caller may read, or Shlink's 404. */
-    Mono<ShortUrlRow> readable(String shortCode, ApiPrincipal caller) {
-        Mono<ShortUrlRow> found = Link.CODE.matcher(shortCode).matches() ? shortUrls.find(shortCode) : Mono.empty();
+    /**
+     * The key {@code shortCode} on the domain a request's {@code domain} query names is stored under (see
+     * {@link ShlinkDomains#resolve}); Shlink's short-url-not-found for a domain this gateway does not have, 403
+     * {@code domain-not-allowed} for one the key may not use. What is no code is returned as it is, and is found
+     * nowhere.
+     */
+    String key(String shortCode, String domain, ApiPrincipal caller) {
+        Domain named = ShlinkDomains.resolve(domain, caller, domains, properties)
+                .orElseThrow(() -> ShlinkErrors.shortUrlNotFound(shortCode, domain));
+        return Link.CODE.matcher(shortCode).matches() ? DomainCodes.key(named, shortCode) : shortCode;
+    }
+
+    /**
+     * The live short URL stored under {@code key} ({@link #key}) that this caller may read, or Shlink's 404 for the
+     * {@code shortCode} and {@code domain} the request named.
+     */
+    Mono<ShortUrlRow> readable(String key, String shortCode, String domain, ApiPrincipal caller) {
+        Mono<ShortUrlRow> found = Link.KEY.matcher(key).matches() && caller.mayUse(DomainCodes.domainId(key))
+                ? shortUrls.find(key)
+                : Mono.empty();
         return found.filter(row -> caller.canRead(row.link().apiKeyId()))
-                .switchIfEmpty(Mono.error(() -> ShlinkErrors.shortUrlNotFound(shortCode)));
+                .switchIfEmpty(Mono.error(() ->
+                        ShlinkErrors.shortUrlNotFound(shortCode, domain == null || domain.isBlank() ? null : domain)));
+    }
+
+    /**
+     * The domain id the list's {@code domain} filter names: {@code null} (every domain) when absent, the key's own
+     * for a key limited to one domain, {@link ShortUrlQuery#NO_DOMAIN} for one this gateway does not have.
+     */
+    private Integer listDomain(String domain, ApiPrincipal caller) {
+        if ((domain == null || domain.isBlank()) && !caller.isDomainLimited()) {
+            return null;
+        }
+        return ShlinkDomains.resolve(domain, caller, domains, properties)
+                .map(Domain::id)
+                .orElse(ShortUrlQuery.NO_DOMAIN);
     }
 
     private ShlinkJson.ShortUrl toJson(ShortUrlRow row) {

@@ -3,7 +3,6 @@ package dev.shortgate.shlink;
 import java.time.Instant;
 import java.util.List;
 
-import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.util.MultiValueMap;
 
 /**
@@ -17,8 +16,9 @@ import org.springframework.util.MultiValueMap;
  * @param excludeAllTags         whether only links carrying every one of them are left out
  *                               ({@code excludeTagsMode=all}) rather than those carrying any
  * @param apiKeyName             only links created with the API key of this name, or {@code null}
- * @param otherDomain            whether the {@code domain} filter names a domain other than the default (Shortgate
- *                               has no other, so the list is empty, as Shlink's is for a domain it does not know)
+ * @param domainId               only links of the domain with this id, {@code null} for every domain's, or
+ *                               {@link #NO_DOMAIN} for none (a {@code domain} filter naming a domain this gateway
+ *                               does not have, for which Shlink lists nothing)
  * @param startDate              created at or after, or {@code null}
  * @param endDate                created at or before, or {@code null}
  * @param excludeMaxVisitsReached leave out links whose visits reached their cap
@@ -33,7 +33,7 @@ record ShortUrlQuery(
         List<String> excludeTags,
         boolean excludeAllTags,
         String apiKeyName,
-        boolean otherDomain,
+        Integer domainId,
         Instant startDate,
         Instant endDate,
         boolean excludeMaxVisitsReached,
@@ -56,6 +56,9 @@ record ShortUrlQuery(
             java.util.Map.entry("nonBotVisits-ASC", "non_bot_visits ASC, l.code ASC"),
             java.util.Map.entry("nonBotVisits-DESC", "non_bot_visits DESC, l.code DESC"));
 
+    /** The {@link #domainId} of a domain that does not exist: the list is empty. */
+    static final int NO_DOMAIN = -1;
+
     static final String DEFAULT_ORDER = ORDERS.get("dateCreated-DESC");
 
     /** The order the list's {@code orderBy} asks for, or Shlink's invalid-data error for one it does not know. */
@@ -70,11 +73,7 @@ record ShortUrlQuery(
 
     /** The filters the list's parameters ask for, in {@code order}; Shlink's invalid-data error for a bad date. */
     static ShortUrlQuery of(
-            MultiValueMap<String, String> params,
-            Long owner,
-            String order,
-            Instant now,
-            ShortgateProperties properties) {
+            MultiValueMap<String, String> params, Long owner, Integer domainId, String order, Instant now) {
         return new ShortUrlQuery(
                 owner,
                 params.getFirst("searchTerm"),
@@ -83,7 +82,7 @@ record ShortUrlQuery(
                 ShlinkParams.list(params, "excludeTags"),
                 "all".equals(params.getFirst("excludeTagsMode")),
                 blankToNull(params.getFirst("apiKeyName")),
-                !ShlinkDomains.isDefault(params.getFirst("domain"), properties),
+                domainId,
                 ShlinkParams.date(params, "startDate", false),
                 ShlinkParams.date(params, "endDate", true),
                 ShlinkParams.flag(params, "excludeMaxVisitsReached"),

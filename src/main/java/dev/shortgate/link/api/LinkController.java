@@ -19,6 +19,7 @@ import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.system.web.ApiDeadlines;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -46,6 +47,10 @@ import tools.jackson.databind.node.ObjectNode;
 @RestController
 @RequestMapping(path = "/api/v1/links", produces = MediaType.APPLICATION_JSON_VALUE)
 class LinkController {
+
+    static final String DOMAIN = "The link's domain (a host added through /api/v1/domains); absent: the default"
+            + " domain, or for a key limited to one domain its own. Another domain than a limited key's answers 403"
+            + " domain-not-allowed; one that was not added, 400 unknown-domain.";
 
     static final int MAX_BATCH = 1000;
     static final String MERGE_PATCH_JSON = "application/merge-patch+json";
@@ -170,9 +175,10 @@ class LinkController {
     Mono<Map<String, Object>> list(
             @RequestParam(required = false) String cursor,
             @RequestParam(required = false) Integer limit,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> domains.forCreate(domain).id())
+        return Mono.fromSupplier(() ->
+                        domains.forCaller(domain, ApiPrincipal.of(exchange)).id())
                 .flatMap(domainId -> links.list(cursor, limit, domainId, ApiPrincipal.of(exchange)))
                 .map(page -> {
                     List<LinkResponse> items =
@@ -185,8 +191,10 @@ class LinkController {
 
     @GetMapping("/{code}")
     Mono<LinkResponse> get(
-            @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> key(code, domain))
+            @PathVariable String code,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
+            ServerWebExchange exchange) {
+        return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> links.get(key, ApiPrincipal.of(exchange)))
                 .map(this::toResponse);
     }
@@ -196,10 +204,10 @@ class LinkController {
             consumes = {MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE})
     Mono<LinkResponse> update(
             @PathVariable String code,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             @RequestBody ObjectNode patch,
             ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> key(code, domain))
+        return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> Mono.fromSupplier(() -> LinkPatch.of(patch, json))
                         .flatMap(changes -> links.update(key, changes, ApiPrincipal.of(exchange))))
                 .map(this::toResponse);
@@ -208,20 +216,25 @@ class LinkController {
     @DeleteMapping("/{code}")
     @ApiResponse(responseCode = "204", description = "Deleted; the code is never reused")
     Mono<ResponseEntity<Void>> delete(
-            @PathVariable String code, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
-        return Mono.fromSupplier(() -> key(code, domain))
+            @PathVariable String code,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
+            ServerWebExchange exchange) {
+        return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> links.delete(key, ApiPrincipal.of(exchange)))
                 .thenReturn(ResponseEntity.noContent().build());
     }
 
-    /** The stored key of {@code code} on {@code domain} (absent: the default domain); 404 for what is no code. */
-    private String key(String code, String domain) {
+    /**
+     * The stored key of {@code code} on {@code domain} (absent: the default domain, or the caller's own for a key
+     * limited to one domain); 404 for what is no code, 403 {@code domain-not-allowed} for a domain the key may not use.
+     */
+    private String key(String code, String domain, ServerWebExchange exchange) {
         if (!Link.CODE.matcher(code).matches()) {
             throw Problem.LINK_NOT_FOUND
                     .toException("No link has the code '" + code + "'.")
                     .with("code", code);
         }
-        return DomainCodes.key(domains.forCreate(domain), code);
+        return DomainCodes.key(domains.forCaller(domain, ApiPrincipal.of(exchange)), code);
     }
 
     private LinkResponse toResponse(Link link) {

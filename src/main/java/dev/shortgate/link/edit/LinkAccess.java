@@ -1,5 +1,8 @@
 package dev.shortgate.link.edit;
 
+import dev.shortgate.domain.Domain;
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.security.ApiPrincipal;
@@ -10,20 +13,35 @@ import reactor.core.publisher.Mono;
 
 /**
  * Which links a caller may see and change. A link the caller may not read answers exactly as a code that does not
- * exist (404), so keys cannot probe each other's codes; one it may read but not change answers 403.
+ * exist (404), so keys cannot probe each other's codes; one it may read but not change answers 403. A key limited
+ * to one domain gets 403 {@code domain-not-allowed} for any key of another domain, before anything is looked up.
  */
 @Component
 public class LinkAccess {
 
     private final LinkRepository links;
+    private final Domains domains;
 
-    LinkAccess(LinkRepository links) {
+    LinkAccess(LinkRepository links, Domains domains) {
         this.links = links;
+        this.domains = domains;
     }
 
     /** The live link with this code that the caller may read, or a 404 problem. */
     public Mono<Link> readable(String code, ApiPrincipal caller) {
-        return live(code).filter(link -> caller.canRead(link.apiKeyId())).switchIfEmpty(notFound(code));
+        return Mono.defer(() -> {
+            checkDomain(code, caller);
+            return live(code).filter(link -> caller.canRead(link.apiKeyId())).switchIfEmpty(notFound(code));
+        });
+    }
+
+    /** Fails with 403 {@code domain-not-allowed} when the key is of a domain this caller may not use. */
+    void checkDomain(String key, ApiPrincipal caller) {
+        if (caller.isDomainLimited() && Link.KEY.matcher(key).matches()) {
+            int domainId = DomainCodes.domainId(key);
+            caller.checkDomain(
+                    domainId, domains.byId(domainId).map(Domain::host).orElse(null));
+        }
     }
 
     /** The live link with this code that the caller may change; 404 or 403 problems otherwise. */
@@ -34,7 +52,11 @@ public class LinkAccess {
     /** As {@link #changeable}, with the row version a conditional write needs. */
     Mono<LinkRepository.Versioned> changeableVersioned(String code, ApiPrincipal caller) {
         Mono<LinkRepository.Versioned> live = Link.KEY.matcher(code).matches()
-                ? links.findVersioned(code).filter(found -> found.link().deletedAt() == null)
+                ? Mono.defer(() -> {
+                    checkDomain(code, caller);
+                    return links.findVersioned(code)
+                            .filter(found -> found.link().deletedAt() == null);
+                })
                 : Mono.empty();
         return live.filter(found -> caller.canRead(found.link().apiKeyId()))
                 .switchIfEmpty(notFound(code))

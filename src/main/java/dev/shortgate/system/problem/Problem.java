@@ -26,6 +26,7 @@ public enum Problem {
     UNKNOWN_DOMAIN(HttpStatus.BAD_REQUEST, "Unknown domain"),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "Unauthorized"),
     FORBIDDEN(HttpStatus.FORBIDDEN, "Forbidden"),
+    DOMAIN_NOT_ALLOWED(HttpStatus.FORBIDDEN, "Domain not allowed for this API key"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
     LINK_NOT_FOUND(HttpStatus.NOT_FOUND, "Link not found"),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),

@@ -22,6 +22,7 @@ import dev.shortgate.visit.Dimension;
 import dev.shortgate.visit.Visit;
 import dev.shortgate.visit.VisitId;
 import dev.shortgate.visit.Visitor;
+import io.swagger.v3.oas.annotations.Parameter;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -41,6 +42,10 @@ import reactor.core.publisher.Mono;
 @RestController
 @RequestMapping(path = "/api/v1/links/{code}", produces = MediaType.APPLICATION_JSON_VALUE)
 public class VisitStatsController {
+
+    static final String DOMAIN = "The link's domain (a host added through /api/v1/domains); absent: the default"
+            + " domain, or for a key limited to one domain its own. Another domain than a limited key's answers 403"
+            + " domain-not-allowed; one that was not added, 400 unknown-domain.";
 
     static final int TOP = 10;
     static final int DEFAULT_DAYS = 30;
@@ -125,10 +130,10 @@ public class VisitStatsController {
             @RequestParam(required = false) String from,
             @RequestParam(required = false) String to,
             @RequestParam(required = false) String bots,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
-        String key = key(code, domain);
+        String key = key(code, domain, caller);
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         LocalDate end = to == null ? today : date("to", to);
         LocalDate start = from == null ? end.minusDays(DEFAULT_DAYS - 1) : date("from", from);
@@ -172,10 +177,10 @@ public class VisitStatsController {
             @PathVariable String code,
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String cursor,
-            @RequestParam(required = false) String domain,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
         ApiPrincipal caller = ApiPrincipal.of(exchange);
-        String key = key(code, domain);
+        String key = key(code, domain, caller);
         int size = limit == null ? DEFAULT_LIMIT : limit(limit);
         byte[] after;
         try {
@@ -204,9 +209,12 @@ public class VisitStatsController {
                         .with("code", code)));
     }
 
-    /** The key the link of {@code code} on {@code domain} (absent: the default one) is stored under. */
-    private String key(String code, String domain) {
-        return Link.CODE.matcher(code).matches() ? DomainCodes.key(domains.forCreate(domain), code) : code;
+    /**
+     * The key the link of {@code code} on {@code domain} (absent: the default one, or the caller's own for a key
+     * limited to one domain) is stored under; 403 {@code domain-not-allowed} for a domain the key may not use.
+     */
+    private String key(String code, String domain, ApiPrincipal caller) {
+        return Link.CODE.matcher(code).matches() ? DomainCodes.key(domains.forCaller(domain, caller), code) : code;
     }
 
     private static List<DayVisits> everyDay(
