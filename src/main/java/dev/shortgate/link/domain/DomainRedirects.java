@@ -122,7 +122,7 @@ public class DomainRedirects implements SmartLifecycle {
         this.byDomain = Map.of();
     }
 
-    /** Redirects not backed by a database, always these on every domain (for tests of the redirect path). */
+    /** Redirects not backed by a database: these on the default domain only (for tests of the redirect path). */
     public static DomainRedirects fixed(Redirects redirects) {
         return fixed(Map.of(Domains.DEFAULT_ID, redirects));
     }
