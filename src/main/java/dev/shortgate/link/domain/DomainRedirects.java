@@ -183,7 +183,7 @@ public class DomainRedirects implements SmartLifecycle {
 
     /**
      * Reads every domain's stored settings now (as the refresh does); completes when they apply. A row of a host
-     * this pod does not know as a domain (yet) is left for a later read.
+     * this pod does not know as a domain even after reading the domains again is left for a later read.
      */
     public Mono<Void> reload() {
         return db.sql("SELECT domain, base_url_redirect, regular_404_redirect, invalid_short_url_redirect, "
@@ -201,6 +201,19 @@ public class DomainRedirects implements SmartLifecycle {
                 })
                 .all()
                 .collectList()
+                .flatMap(rows -> {
+                    // A row of a domain this pod does not know yet (added on another pod, or this pod just started):
+                    // read the list of domains once, so its redirects apply now rather than a refresh later.
+                    String unknown = rows.stream()
+                            .map(Map.Entry::getKey)
+                            .filter(host -> !DEFAULT_DOMAIN.equals(host)
+                                    && domains.find(host).isEmpty())
+                            .findFirst()
+                            .orElse(null);
+                    return unknown == null
+                            ? Mono.just(rows)
+                            : domains.findFresh(unknown).then(Mono.just(rows));
+                })
                 .doOnNext(this::replace)
                 .then();
     }
