@@ -170,6 +170,39 @@ class DomainSettingsTest {
     }
 
     @Test
+    void aKeyThatIsNoAdminKeyMayNeitherReadNorChangeSettings() {
+        addDomain("keys.test");
+        Map<?, ?> created = web.post()
+                .uri("/api/v1/keys")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("name", "settings-creator", "scope", "create"))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody();
+        WebTestClient creator = anonymous
+                .mutate()
+                .defaultHeader("X-Api-Key", created.get("key").toString())
+                .build();
+        long rows = rows();
+        creator.get()
+                .uri("/api/v1/domains/keys.test/settings")
+                .exchange()
+                .expectStatus()
+                .isForbidden();
+        creator.put()
+                .uri("/api/v1/domains/keys.test/settings")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("defaultRedirectStatus", 301))
+                .exchange()
+                .expectStatus()
+                .isForbidden();
+        assertThat(rows()).isEqualTo(rows);
+    }
+
+    @Test
     void theDefaultDomainsSettingsAreTheOnesShlinksApiShows() {
         put("sho.rt", Map.of("invalidShortUrlRedirect", "https://home.example/invalid"))
                 .expectStatus()
