@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.shortgate.domain.Domains;
 import dev.shortgate.support.Pods;
 import dev.shortgate.support.RunningApp;
 import org.awaitility.Awaitility;
@@ -107,8 +108,12 @@ class DomainSettingsIT {
                 .isEqualTo("https://a-home.example/invalid")
                 .jsonPath("$.domains.data[?(@.domain == 'b.test')].redirects.baseUrlRedirect")
                 .isEqualTo("https://b-home.example/")
-                .jsonPath("$.domains.data[?(@.domain == 'sho.rt')].redirects.baseUrlRedirect")
-                .isEqualTo((Object) null)
+                .jsonPath("$.domains.data[0].domain")
+                .isEqualTo("sho.rt")
+                .jsonPath("$.domains.data[0].redirects.baseUrlRedirect")
+                .isEmpty()
+                .jsonPath("$.domains.data[0].redirects.invalidShortUrlRedirect")
+                .isEmpty()
                 .jsonPath("$.domains.defaultRedirects.invalidShortUrlRedirect")
                 .isEqualTo("https://fallback.example/missing");
     }
@@ -158,7 +163,7 @@ class DomainSettingsIT {
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pods.b()
                         .bean(DomainRedirects.class)
                         .redirectStatus(pods.b()
-                                .bean(dev.shortgate.domain.Domains.class)
+                                .bean(Domains.class)
                                 .find("b.test")
                                 .orElseThrow()
                                 .id()))
