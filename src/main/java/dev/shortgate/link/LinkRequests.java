@@ -135,6 +135,11 @@ public class LinkRequests {
         return new Prepared(link, length, domain.id());
     }
 
+    /** The status a new link on the domain with this id gets when it names none (the domain's default). */
+    public int defaultRedirectStatus(int domainId) {
+        return settings.redirectStatus(domainId);
+    }
+
     /** {@code url} checked and normalised by the URL policy. */
     public String url(String url) {
         return urlPolicy.normalize(url);
