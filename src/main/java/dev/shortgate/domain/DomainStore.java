@@ -51,11 +51,20 @@ class DomainStore {
                 .one();
     }
 
-    /** Deletes a domain's row; emits how many rows went (0 when another pod removed it first). */
-    Mono<Long> delete(int id) {
+    /**
+     * Deletes a domain's row, then its settings (its not-found redirects and default status, keyed by host in
+     * {@code domain_redirect}), so a domain added again later starts without them; emits how many domain rows went
+     * (0 when another pod removed it first).
+     */
+    Mono<Long> delete(Domain domain) {
         return db.sql("DELETE FROM domains WHERE id = :id")
-                .bind("id", id)
+                .bind("id", domain.id())
                 .fetch()
-                .rowsUpdated();
+                .rowsUpdated()
+                .flatMap(deleted -> db.sql("DELETE FROM domain_redirect WHERE domain = :host")
+                        .bind("host", domain.host())
+                        .fetch()
+                        .rowsUpdated()
+                        .thenReturn(deleted));
     }
 }

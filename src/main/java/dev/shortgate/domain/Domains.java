@@ -37,6 +37,9 @@ public class Domains implements SmartLifecycle, KeyDomains {
     /** The default domain's id: it has no row, and every link made before domains existed belongs to it. */
     public static final int DEFAULT_ID = 0;
 
+    /** What {@link #redirectDomainId} answers for a host that is refused. */
+    public static final int REFUSED = -1;
+
     private static final Logger log = LoggerFactory.getLogger(Domains.class);
 
     private final DomainStore store;
@@ -72,6 +75,26 @@ public class Domains implements SmartLifecycle, KeyDomains {
         }
         String normalised = DomainNames.normalise(host);
         return normalised == null ? Optional.empty() : Optional.ofNullable(byHost.get(normalised));
+    }
+
+    /**
+     * The domain of a host name as {@link #find} has it, reading the list again (once) when this pod does not know
+     * the host yet: a domain added on another pod is otherwise seen here only at the next reload. Empty when the host
+     * is none of the domains.
+     */
+    public Mono<Domain> findFresh(String host) {
+        return Mono.defer(() -> find(host).map(Mono::just).orElseGet(() -> reload().then(
+                        Mono.defer(() -> Mono.justOrEmpty(find(host))))));
+    }
+
+    /**
+     * The id of the domain a redirect's host picks ({@code Host}, or {@code X-Forwarded-Host} from a trusted proxy; a
+     * port is ignored), as {@link #redirectKey} picks it: the default domain's for a host that is none of the
+     * domains, or {@link #REFUSED} for one when {@code shortgate.domains.unknown-host=refuse}. Never does I/O.
+     */
+    public int redirectDomainId(String host) {
+        String key = redirectKey(host, "x");
+        return key == null ? REFUSED : DomainCodes.domainId(key);
     }
 
     /**
@@ -241,7 +264,7 @@ public class Domains implements SmartLifecycle, KeyDomains {
                 .flatMap(has -> has
                         ? Mono.error(Problem.DOMAIN_IN_USE.toException(
                                 "Domain " + domain.host() + " still has links; delete them first."))
-                        : store.delete(domain.id()).then(reload()));
+                        : store.delete(domain).then(reload()));
     }
 
     private static RuntimeException taken(String host) {

@@ -13,7 +13,8 @@ import org.springframework.modulith.NamedInterface;
  * @param expiresAt      when the link stops redirecting (410 after), in the future
  * @param maxVisits      how many visits it allows (410 after), positive
  * @param disabled       create it switched off (404 until enabled)
- * @param redirectStatus 301, 302 (default), 307 or 308
+ * @param redirectStatus 301, 302, 307 or 308; none means the domain's default redirect status (302 unless an admin
+ *                       set another)
  * @param forwardQuery   append the visitor's query string to the target
  * @param domain         the short domain the link is served on, one added through {@code /api/v1/domains}
  *                       (default: the host of {@code shortgate.base-url})

@@ -11,6 +11,7 @@ import dev.shortgate.codegen.CodegenProperties;
 import dev.shortgate.domain.Domain;
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.domain.Domains;
+import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.security.UrlPolicy;
@@ -48,12 +49,15 @@ public class LinkRequests {
     private final UrlPolicy urlPolicy;
     private final CodegenProperties codegen;
     private final Domains domains;
+    private final DomainRedirects settings;
     private final Clock clock;
 
-    LinkRequests(UrlPolicy urlPolicy, CodegenProperties codegen, Domains domains, Clock clock) {
+    LinkRequests(
+            UrlPolicy urlPolicy, CodegenProperties codegen, Domains domains, DomainRedirects settings, Clock clock) {
         this.urlPolicy = urlPolicy;
         this.codegen = codegen;
         this.domains = domains;
+        this.settings = settings;
         this.clock = clock;
     }
 
@@ -82,7 +86,8 @@ public class LinkRequests {
         if (request.maxVisits() != null && request.maxVisits() < 1) {
             throw invalid("maxVisits", "maxVisits must be a positive number.");
         }
-        int status = request.redirectStatus() == null ? Link.DEFAULT_REDIRECT_STATUS : request.redirectStatus();
+        // A create that names no status gets its domain's default (302 unless an admin set another one).
+        int status = request.redirectStatus() == null ? settings.redirectStatus(domain.id()) : request.redirectStatus();
         checkStatus(status);
         Instant expiresAt =
                 request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
@@ -128,6 +133,11 @@ public class LinkRequests {
                 caller.keyId(),
                 null);
         return new Prepared(link, length, domain.id());
+    }
+
+    /** The status a new link on the domain with this id gets when it names none (the domain's default). */
+    public int defaultRedirectStatus(int domainId) {
+        return settings.redirectStatus(domainId);
     }
 
     /** {@code url} checked and normalised by the URL policy. */

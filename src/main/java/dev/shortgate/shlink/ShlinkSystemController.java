@@ -10,6 +10,7 @@ import dev.shortgate.domain.Domains;
 import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -23,8 +24,8 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Shlink's health check (open, as in Shlink), and its one default domain and that domain's not-found redirects
- * (Mercure is the events feature's).
+ * Shlink's health check (open, as in Shlink), and its domains and their not-found redirects (Mercure is the events
+ * feature's).
  */
 @RestController
 class ShlinkSystemController {
@@ -63,19 +64,21 @@ class ShlinkSystemController {
     }
 
     /**
-     * The default domain with its own redirects, then the domains added through {@code /api/v1/domains} (without
-     * redirects of their own yet), and the configured defaults.
+     * Every domain with its own redirects (the default one first, then those added through {@code /api/v1/domains}),
+     * and the configured defaults, which apply where a domain has none of its own.
      */
     @GetMapping(path = "/rest/v3/domains", produces = MediaType.APPLICATION_JSON_VALUE)
     Map<String, Object> domains(ServerWebExchange exchange) {
         ApiPrincipal.of(exchange);
-        ShlinkJson.Domain domain = new ShlinkJson.Domain(
-                properties.baseUrl().getAuthority(), true, ShlinkJson.Redirects.of(redirects.stored()));
         List<ShlinkJson.Domain> all = new ArrayList<>();
-        all.add(domain);
+        all.add(new ShlinkJson.Domain(
+                properties.baseUrl().getAuthority(), true, ShlinkJson.Redirects.of(redirects.stored())));
         for (Domain other : domains.all()) {
             if (!other.isDefault()) {
-                all.add(new ShlinkJson.Domain(other.host(), false, ShlinkJson.Redirects.NONE));
+                all.add(new ShlinkJson.Domain(
+                        other.host(),
+                        false,
+                        ShlinkJson.Redirects.of(redirects.settings(other.id()).redirects())));
             }
         }
         return Map.of(
@@ -84,8 +87,10 @@ class ShlinkSystemController {
     }
 
     /**
-     * Sets the default domain's not-found redirects (admin keys): a field left out keeps its value, {@code null}
-     * clears it. Stored in the database, applied by this pod at once and by the others within
+     * Sets a domain's not-found redirects (admin keys): the default domain (its authority, or {@code DEFAULT}) or one
+     * added through {@code /api/v1/domains}; any other is {@code domain-not-found} and nothing is written (Shlink
+     * would register it). A field left out keeps its value, {@code null} clears it; each URL passes the URL policy as
+     * a link's does. Stored in the database, applied by this pod at once and by the others within
      * {@code shortgate.not-found-redirects.refresh}. Answers the domain's redirects.
      */
     @PatchMapping(
@@ -100,39 +105,59 @@ class ShlinkSystemController {
             if (authority == null) {
                 invalid.add("domain");
             }
-            DomainRedirects.Redirects current = redirects.stored();
-            String base = target(body, "baseUrlRedirect", current.baseUrl(), invalid);
-            String regular = target(body, "regular404Redirect", current.regular404(), invalid);
-            String invalidShortUrl = target(body, "invalidShortUrlRedirect", current.invalidShortUrl(), invalid);
+            Edit base = edit(body, "baseUrlRedirect", invalid);
+            Edit regular = edit(body, "regular404Redirect", invalid);
+            Edit invalidShortUrl = edit(body, "invalidShortUrlRedirect", invalid);
             if (!invalid.isEmpty()) {
                 throw ShlinkErrors.invalidData(invalid);
             }
-            if (!ShlinkDomains.isDefault(authority, properties)) {
-                throw ShlinkErrors.domainNotFound(authority);
-            }
-            if (!caller.isAdmin()) {
-                throw ShlinkErrors.translate(
-                        Problem.FORBIDDEN.toException("Only an admin key may change the domain's redirects."));
-            }
-            return redirects
-                    .save(new DomainRedirects.Redirects(base, regular, invalidShortUrl))
-                    .map(ShlinkJson.Redirects::of);
+            Mono<Domain> domain = ShlinkDomains.isDefault(authority, properties)
+                    ? Mono.just(domains.defaultDomain())
+                    : domains.findFresh(authority);
+            return domain.switchIfEmpty(Mono.error(() -> ShlinkErrors.domainNotFound(authority)))
+                    .flatMap(found -> {
+                        if (!caller.isAdmin()) {
+                            return Mono.error(ShlinkErrors.translate(Problem.FORBIDDEN.toException(
+                                    "Only an admin key may change the domain's redirects.")));
+                        }
+                        DomainRedirects.Settings current = redirects.settings(found.id());
+                        DomainRedirects.Redirects now = current.redirects();
+                        DomainRedirects.Redirects next = new DomainRedirects.Redirects(
+                                base.or(now.baseUrl()),
+                                regular.or(now.regular404()),
+                                invalidShortUrl.or(now.invalidShortUrl()));
+                        return redirects.save(
+                                found, new DomainRedirects.Settings(next, current.defaultRedirectStatus()));
+                    })
+                    .map(saved -> ShlinkJson.Redirects.of(saved.redirects()));
         });
     }
 
-    /** A redirect field: its new value, or the current one when left out; a bad value is named in {@code invalid}. */
-    private static String target(Map<String, Object> body, String field, String current, List<String> invalid) {
+    /** A redirect field of the body: left out (keep the current value), or its new value ({@code null} clears). */
+    private record Edit(boolean given, String value) {
+
+        String or(String current) {
+            return given ? value : current;
+        }
+    }
+
+    /** A redirect field, checked as a link's URL is; a bad value is named in {@code invalid}. */
+    private Edit edit(Map<String, Object> body, String field, List<String> invalid) {
         if (!body.containsKey(field)) {
-            return current;
+            return new Edit(false, null);
         }
         Object value = body.get(field);
         if (value == null || (value instanceof String text && text.isEmpty())) {
-            return null;
+            return new Edit(true, null);
         }
-        if (value instanceof String text && DomainRedirects.isRedirectTarget(text)) {
-            return text;
+        if (value instanceof String text) {
+            try {
+                return new Edit(true, redirects.target(field, text));
+            } catch (ProblemException refused) {
+                // named in invalidElements below, as Shlink names a bad field
+            }
         }
         invalid.add(field);
-        return null;
+        return new Edit(true, null);
     }
 }

@@ -19,7 +19,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 /**
  * Shlink's domains on the embedded H2 database: the default domain is listed with its redirects and the configured
  * defaults; editing them stores them and the traffic port applies them at once (base URL, regular 404, invalid
- * short URL); a bad edit answers a problem and changes nothing; domain visits know only the default domain.
+ * short URL); an added domain's redirects apply on its own host only; a bad edit answers a problem and changes
+ * nothing; domain visits know only the default domain.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -74,7 +75,8 @@ class ShlinkDomainsTest {
         assertThat(saved)
                 .isEqualTo("{\"baseUrlRedirect\":\"https://home.example/\",\"regular404Redirect\":"
                         + "\"https://home.example/404\",\"invalidShortUrlRedirect\":\"https://home.example/invalid\"}");
-        assertThat(storedRows()).isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) AS n FROM domain_redirect WHERE domain = ''"))
+                .isEqualTo(1);
         assertThat(domains()).contains("\"redirects\":{\"baseUrlRedirect\":\"https://home.example/\"");
 
         redirectsTo("/no-such-code", "https://home.example/invalid");
@@ -103,6 +105,71 @@ class ShlinkDomainsTest {
                 .jsonPath("$.baseUrlRedirect")
                 .isEqualTo("https://home.example/");
         redirectsTo("/no-such-code", "https://fallback.example/missing");
+    }
+
+    @Test
+    void anAddedDomainsRedirectsAreSetListedAndAppliedOnItsOwnHostOnly() {
+        web.post()
+                .uri("/api/v1/domains")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("domain", "second.example"))
+                .exchange()
+                .expectStatus()
+                .isCreated();
+        patch(Map.of(
+                        "domain", "Second.Example",
+                        "baseUrlRedirect", "https://second-home.example/",
+                        "invalidShortUrlRedirect", "https://second-home.example/invalid"))
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.baseUrlRedirect")
+                .isEqualTo("https://second-home.example/");
+        String listed = domains();
+        ShlinkSchemas.assertValid("v2_domains.json", "get", "200", listed);
+        assertThat(listed)
+                .contains("{\"domain\":\"second.example\",\"isDefault\":false,\"redirects\":{\"baseUrlRedirect\":"
+                        + "\"https://second-home.example/\",\"regular404Redirect\":null,\"invalidShortUrlRedirect\":"
+                        + "\"https://second-home.example/invalid\"}}");
+
+        redirectsTo("second.example", "/", "https://second-home.example/");
+        redirectsTo("second.example", "/no-such-code", "https://second-home.example/invalid");
+        anonymous
+                .get()
+                .uri("/a/b")
+                .header("Host", "second.example")
+                .exchange()
+                .expectStatus()
+                .isNotFound();
+        anonymous
+                .get()
+                .uri("/no-such-code")
+                .header("Host", "sho.rt")
+                .exchange()
+                .expectHeader()
+                .value(HttpHeaders.LOCATION, location -> assertThat(location).doesNotContain("second-home"));
+    }
+
+    @Test
+    void aRedirectTheUrlPolicyRefusesIsInvalidData() {
+        long rows = storedRows();
+        patch(Map.of(
+                        "domain",
+                        "sho.rt",
+                        "baseUrlRedirect",
+                        "http://10.0.0.1/",
+                        "regular404Redirect",
+                        "https://sho.rt/x"))
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shlink.io/api/error/invalid-data")
+                .jsonPath("$.invalidElements[0]")
+                .isEqualTo("baseUrlRedirect")
+                .jsonPath("$.invalidElements[1]")
+                .isEqualTo("regular404Redirect");
+        assertThat(storedRows()).isEqualTo(rows);
     }
 
     @Test
@@ -183,6 +250,18 @@ class ShlinkDomainsTest {
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(body)
                 .exchange();
+    }
+
+    private void redirectsTo(String host, String path, String target) {
+        anonymous
+                .get()
+                .uri(path)
+                .header("Host", host)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals(HttpHeaders.LOCATION, target);
     }
 
     private void redirectsTo(String path, String target) {

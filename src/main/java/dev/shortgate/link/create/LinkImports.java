@@ -66,7 +66,7 @@ public class LinkImports {
      * @param expiresAt    when it stops redirecting, or {@code null} (may be past: the link comes in expired)
      * @param maxVisits    how many visits it allows, or {@code null}
      * @param forwardQuery whether the visitor's query string is appended
-     * @param redirectStatus 301, 302, 307 or 308, or {@code null} for the default
+     * @param redirectStatus 301, 302, 307 or 308, or {@code null} for the default of the link's domain
      * @param disabled     whether it comes in switched off
      */
     public record Incoming(
@@ -162,7 +162,10 @@ public class LinkImports {
         if (item.maxVisits() != null && item.maxVisits() < 1) {
             throw LinkRequests.invalid("maxVisits", "maxVisits must be a positive number.");
         }
-        int status = item.redirectStatus() == null ? Link.DEFAULT_REDIRECT_STATUS : item.redirectStatus();
+        // as a create: a link that names no status gets its domain's default
+        int status = item.redirectStatus() == null
+                ? requests.defaultRedirectStatus(code == null ? Domains.DEFAULT_ID : DomainCodes.domainId(code))
+                : item.redirectStatus();
         LinkRequests.checkStatus(status);
         return new Link(
                 code,

@@ -1,7 +1,10 @@
 package dev.shortgate.redirect.http;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.List;
 
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.security.ClientIpResolver;
 import dev.shortgate.visit.OrphanVisitType;
@@ -31,8 +34,9 @@ import reactor.core.publisher.Mono;
  * {@code /rest}) and off the management port. Unknown codes ({@code GET /{code}}, one segment) are recorded by
  * {@link Redirects} on both redirect paths; this filter does not look at them, and never at a request a handler took.
  * Whether the answer is a 404 is known only when it is committed, whoever renders it (the no-handler error goes to the
- * controller advice, or to the problem renderer). When the domain has a base URL or regular-404 redirect
- * ({@link DomainRedirects}, read from memory), such a 404 becomes a 302 to it, for GET and HEAD, as in Shlink.
+ * controller advice, or to the problem renderer). When the request's domain (picked by its host, as for a redirect)
+ * has a base URL or regular-404 redirect ({@link DomainRedirects}, read from memory), such a 404 becomes a 302 to
+ * it, for GET and HEAD, as in Shlink.
  */
 final class NotFoundVisits implements WebFilter, Ordered {
 
@@ -42,12 +46,19 @@ final class NotFoundVisits implements WebFilter, Ordered {
     private final VisitRecorder visits;
     private final ClientIpResolver clientIps;
     private final DomainRedirects redirects;
+    private final Domains domains;
 
-    NotFoundVisits(FastRedirects traffic, VisitRecorder visits, ClientIpResolver clientIps, DomainRedirects redirects) {
+    NotFoundVisits(
+            FastRedirects traffic,
+            VisitRecorder visits,
+            ClientIpResolver clientIps,
+            DomainRedirects redirects,
+            Domains domains) {
         this.traffic = traffic;
         this.visits = visits;
         this.clientIps = clientIps;
         this.redirects = redirects;
+        this.domains = domains;
     }
 
     @Override
@@ -66,7 +77,7 @@ final class NotFoundVisits implements WebFilter, Ordered {
         if (type == null || !traffic.serves(request.getLocalAddress())) {
             return chain.filter(exchange);
         }
-        DomainRedirects.Redirects now = redirects.effective();
+        DomainRedirects.Redirects now = redirects.effective(domainId(request));
         String target = type == OrphanVisitType.BASE_URL ? now.baseUrl() : now.regular404();
         ServerHttpResponse response = exchange.getResponse();
         response.beforeCommit(() -> {
@@ -114,6 +125,27 @@ final class NotFoundVisits implements WebFilter, Ordered {
             }
         };
         return chain.filter(exchange.mutate().response(redirecting).build());
+    }
+
+    /**
+     * The id of the domain the request's host picks, as the redirect route picks it: {@code Host}, or the first
+     * {@code X-Forwarded-Host} from a trusted proxy. Reads no header while the default domain is the only one.
+     */
+    private int domainId(ServerHttpRequest request) {
+        if (domains.onlyDefault()) {
+            return Domains.DEFAULT_ID;
+        }
+        HttpHeaders headers = request.getHeaders();
+        String host = headers.getFirst(HttpHeaders.HOST);
+        String forwarded = headers.getFirst(RedirectHandler.FORWARDED_HOST);
+        if (forwarded != null) {
+            InetSocketAddress remote = request.getRemoteAddress();
+            InetAddress peer = remote == null ? null : remote.getAddress();
+            if (peer != null && clientIps.isTrusted(peer)) {
+                host = RedirectHandler.forwardedHost(forwarded, host);
+            }
+        }
+        return domains.redirectDomainId(host);
     }
 
     /** A 404 that no handler gave (so nothing was found for the path), as opposed to a handler's own 404. */

@@ -5,7 +5,6 @@ import java.util.Base64;
 import java.util.Map;
 
 import dev.shortgate.domain.Domains;
-import dev.shortgate.link.Link;
 import dev.shortgate.security.ClientIpResolver;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -71,11 +70,11 @@ final class RedirectHandler {
 
     /**
      * The key the link of {@code code} on the request's domain is stored under: {@code Host}, or the first
-     * {@code X-Forwarded-Host} from a trusted proxy, picks the domain. Only a code as visitors may type it is given a
-     * domain; anything else stays itself and answers 404.
+     * {@code X-Forwarded-Host} from a trusted proxy, picks the domain. A path that is no code as visitors may type it
+     * gets a key too, never looked up (it answers 404), so that its 404 is the domain's (its not-found redirect).
      */
     private String key(ServerRequest request, HttpHeaders headers, String code) {
-        if (domains.onlyDefault() || !Link.CODE.matcher(code).matches()) {
+        if (domains.onlyDefault()) {
             return code;
         }
         String host = headers.getFirst(HttpHeaders.HOST);

@@ -76,8 +76,12 @@ class RedirectRoutes {
      */
     @Bean
     NotFoundVisits notFoundVisits(
-            FastRedirects fast, VisitRecorder visits, ClientIpResolver clientIps, DomainRedirects redirects) {
-        return new NotFoundVisits(fast, visits, clientIps, redirects);
+            FastRedirects fast,
+            VisitRecorder visits,
+            ClientIpResolver clientIps,
+            DomainRedirects redirects,
+            Domains domains) {
+        return new NotFoundVisits(fast, visits, clientIps, redirects, domains);
     }
 
     /**

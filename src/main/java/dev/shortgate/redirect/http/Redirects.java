@@ -3,6 +3,8 @@ package dev.shortgate.redirect.http;
 import java.net.InetAddress;
 import java.time.Clock;
 
+import dev.shortgate.domain.DomainCodes;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.domain.DomainRedirects;
 import dev.shortgate.redirect.RedirectProperties;
@@ -320,7 +322,7 @@ final class Redirects {
                         request.userAgent(),
                         request.referer());
             }
-            String target = notFound.effective().invalidShortUrl();
+            String target = notFound.effective(domainId(request)).invalidShortUrl();
             if (target != null) {
                 record(request, start, tier, Outcome.NOT_FOUND);
                 return notFoundRedirect(target);
@@ -334,8 +336,20 @@ final class Redirects {
     }
 
     /**
-     * The 302 to the invalid-short-URL redirect, built once per target (the target changes only when someone edits
-     * the domain's redirects).
+     * The id of the domain the request's host picked: the default domain's when its key is the code itself, the id
+     * the key starts with otherwise ({@code DomainCodes}), {@link Domains#REFUSED} for a refused host.
+     */
+    static int domainId(Request request) {
+        String key = request.key();
+        if (key == null) {
+            return Domains.REFUSED;
+        }
+        return key.length() == request.code().length() ? Domains.DEFAULT_ID : DomainCodes.domainId(key);
+    }
+
+    /**
+     * The 302 to the invalid-short-URL redirect, built once per target and kept while the next unknown code goes
+     * to the same one (a target changes only when someone edits a domain's redirects).
      */
     private Reply notFoundRedirect(String target) {
         Reply reply = invalidShortUrl;
