@@ -22,6 +22,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Signal;
 import reactor.core.scheduler.Scheduler;
 
 /**
@@ -117,7 +118,8 @@ public final class RedisCalls {
      * cancelled at its first reply, and the commands not yet written would never reach Redis.
      */
     public <T> Mono<T> call(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
-        return bounded(command)
+        return Mono.defer(
+                        () -> breaker.getState() == CircuitBreaker.State.HALF_OPEN ? trial(command) : bounded(command))
                 .transformDeferred(CircuitBreakerOperator.of(breaker))
                 .doOnError(e -> errors.get(operation).increment());
     }
@@ -130,6 +132,38 @@ public final class RedisCalls {
      */
     public <T> Mono<T> callPastBreaker(Operation operation, Function<SharedRedis.Commands, Mono<T>> command) {
         return bounded(command).doOnError(e -> errors.get(operation).increment());
+    }
+
+    /**
+     * A call the half-open breaker lets through to try Redis again, judged strictly: an answer that took longer than
+     * the timeout fails it ({@link SlowTrial}), however alive Redis looks. A Redis 200 ms away (fault N1 of
+     * {@code .ci/run}) keeps answering, so its calls wait on as a queueing pod's would; judged by liveness alone, its
+     * trials succeeded often enough to close the breaker by luck, and the next calls opened it again. The calls of a
+     * closed breaker stay judged by liveness, so a pod's own overload never opens it (the bench's overload scenario).
+     */
+    private <T> Mono<T> trial(Function<SharedRedis.Commands, Mono<T>> command) {
+        return strictly(bounded(command), liveness);
+    }
+
+    /** The call, failed with {@link SlowTrial} if it answers later than the timeout after it was subscribed. */
+    static <T> Mono<T> strictly(Mono<T> call, Liveness liveness) {
+        return Mono.defer(() -> {
+            long start = liveness.ticker.read();
+            return call.materialize()
+                    .flatMap(signal -> !signal.isOnError() && liveness.ticker.read() - start > liveness.timeout
+                            ? Mono.<Signal<T>>error(SlowTrial.INSTANCE)
+                            : Mono.just(signal))
+                    .dematerialize();
+        });
+    }
+
+    /** A half-open breaker's trial call that Redis answered, but later than the timeout. */
+    static final class SlowTrial extends RuntimeException {
+        static final SlowTrial INSTANCE = new SlowTrial();
+
+        private SlowTrial() {
+            super("Redis answered a trial call later than its timeout", null, false, false);
+        }
     }
 
     /** The command on the shared connection, noting each answer for the liveness, and given up on as below. */
@@ -194,8 +228,8 @@ public final class RedisCalls {
      * Redis 200 ms away on a slow network (fault N1: most calls time out, a few succeed when other answers happen to
      * keep the liveness fresh) closed the breaker now and then by luck, and the next second opened it again: those
      * flaps cost each request let through 100-240 ms. Twenty trials make such a lucky close rare, and the growing wait
-     * makes the trials themselves rare while Redis stays slow. Calls slower than their timeout count against it as
-     * failures do.
+     * makes the trials themselves rare while Redis stays slow. A trial that Redis answers only after its timeout fails
+     * ({@link #trial}); outside the trials a slow answer is no failure, so a pod's own overload cannot open it.
      */
     static CircuitBreakerConfig breakerConfig(Liveness liveness) {
         return CircuitBreakerConfig.custom()
@@ -206,11 +240,6 @@ public final class RedisCalls {
                 .waitIntervalFunctionInOpenState(
                         IntervalFunction.ofExponentialBackoff(Duration.ofSeconds(5), 2, Duration.ofSeconds(40)))
                 .permittedNumberOfCallsInHalfOpenState(20)
-                // A call that answers, but only after its own timeout (it was let wait because Redis looked alive),
-                // counts as slow, and half slow opens the breaker too: Redis 200 ms away is no faster than the
-                // database, and its lucky answers must not close the breaker (fault N1 of .ci/run).
-                .slowCallDurationThreshold(Duration.ofNanos(liveness.timeout))
-                .slowCallRateThreshold(50)
                 .build();
     }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -36,6 +37,54 @@ class RedisBreakerTest {
             } else {
                 breaker.onError(150, TimeUnit.MILLISECONDS, new TimeoutException("queued locally"));
             }
+        }
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    @Test
+    void answersLaterThanTheTimeoutDoNotOpenAClosedBreaker() {
+        // A saturated pod: every answer is read 150 ms after its call, Redis answering all along.
+        for (int i = 0; i < 200; i++) {
+            nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(10));
+            liveness.answered();
+            breaker.onSuccess(150, TimeUnit.MILLISECONDS);
+        }
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    @Test
+    void halfOpenTrialsThatRedisAnswersLateReopenTheBreaker() {
+        breaker.transitionToOpenState();
+        breaker.transitionToHalfOpenState();
+        // Redis 200 ms away: every trial is answered, after 200 ms, while other answers keep the liveness fresh.
+        for (int i = 0; i < 20 && breaker.getState() == CircuitBreaker.State.HALF_OPEN; i++) {
+            Mono<String> late = Mono.fromSupplier(() -> {
+                nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(200));
+                liveness.answered();
+                return "link";
+            });
+            StepVerifier.create(
+                            RedisCalls.strictly(late, liveness).transformDeferred(CircuitBreakerOperator.of(breaker)))
+                    .expectError(RedisCalls.SlowTrial.class)
+                    .verify(Duration.ofSeconds(1));
+        }
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    }
+
+    @Test
+    void halfOpenTrialsAnsweredInTimeCloseTheBreaker() {
+        breaker.transitionToOpenState();
+        breaker.transitionToHalfOpenState();
+        for (int i = 0; i < 20; i++) {
+            Mono<String> prompt = Mono.fromSupplier(() -> {
+                nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(2));
+                liveness.answered();
+                return "link";
+            });
+            StepVerifier.create(
+                            RedisCalls.strictly(prompt, liveness).transformDeferred(CircuitBreakerOperator.of(breaker)))
+                    .expectNext("link")
+                    .verifyComplete();
         }
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
     }

@@ -27,8 +27,8 @@ import reactor.core.scheduler.Scheduler;
  * cannot pile requests up; below it, lookups queue briefly for a connection as they would without the bound.
  *
  * <p>A lookup that Redis has not answered within {@code hedge-after} (100 ms by default) asks the database too,
- * and the first answer wins. Redis's call goes on in the background, so its breaker still judges it (a call slower
- * than its timeout counts as slow, and half slow opens the breaker). A Redis that answers, but late (a slow network,
+ * and the first answer wins. Redis's call goes on in the background, so its breaker still judges it (a trial call of
+ * the half-open breaker that answers later than its timeout fails it: {@code RedisCalls}). A Redis that answers, but late (a slow network,
  * fault N1 of {@code .ci/run}), thus costs a lookup at most {@code hedge-after} plus the database, instead of the
  * whole wait that Redis's call is allowed while Redis keeps answering other calls. The hedge runs only while fewer
  * than half of {@code max-db-lookups} are in flight: a pod whose own queueing delays Redis (a saturated CPU) keeps
