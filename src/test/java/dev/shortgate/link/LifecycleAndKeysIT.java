@@ -205,7 +205,7 @@ class LifecycleAndKeysIT {
                 .get("keys");
         assertThat(keys).isNotEmpty().allSatisfy(entry -> assertThat(((Map<?, ?>) entry)
                         .keySet().stream().map(Object::toString).toList())
-                .isSubsetOf(Set.of("id", "name", "scope", "createdAt", "revokedAt")));
+                .isSubsetOf(Set.of("id", "name", "scope", "domain", "createdAt", "revokedAt")));
     }
 
     @Test
