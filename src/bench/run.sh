@@ -49,6 +49,7 @@ JAR=${JAR:-$ROOT/target/shortgate.jar}
 OUT_DIR=${OUT_DIR:-$ROOT/target/bench}
 KEEP_DB=${KEEP_DB:-0}
 PROFILE=${PROFILE:-0}              # 1: record each app with JFR and print its hottest frames per scenario
+ASYNC_PROFILER=${ASYNC_PROFILER:-} # with PROFILE=1: libasyncProfiler.so (tools.profiler:async-profiler): CPU, 1 ms
 
 usage() {
   cat <<EOF
@@ -69,7 +70,8 @@ Usage: src/bench/run.sh [options]
       --heap-links N    links in the near cache for heap (default $HEAP_LINKS)        env HEAP_LINKS
       --batch-calls N   batch calls of 1000 links for shorten-batch (default $BATCH_CALLS) env BATCH_CALLS
       --keep-db         keep the benchmark databases (default: dropped on exit)         env KEEP_DB=1
-      --profile         record each scenario's measured runs with JFR; print the hottest frames  env PROFILE=1
+      --profile         record each scenario's measured runs with JFR (or async-profiler: env ASYNC_PROFILER=
+                        path of libasyncProfiler.so); print the hottest frames              env PROFILE=1
   -h, --help
 Ports (loopback): APP_PORT=$APP_PORT MGMT_PORT=$MGMT_PORT NGINX_PORT=$NGINX_PORT
   APP2_PORT=$APP2_PORT MGMT2_PORT=$MGMT2_PORT (two-pods' second pod). Output: $OUT_DIR/result.json
@@ -254,8 +256,13 @@ measure() {
   fi
   local profiling=""
   if [ "$PROFILE" = 1 ] && [ "$name" != nginx ] && [ -n "$APP_PID" ]; then # the measured runs only, not startup
-    profiling="$RUN_DIR/profile-$name.jfr"
-    jcmd "$APP_PID" JFR.start name=bench settings=profile filename="$profiling" >/dev/null
+    if [ -n "$ASYNC_PROFILER" ]; then
+      profiling="$RUN_DIR/profile-$name.collapsed"
+      jcmd "$APP_PID" JVMTI.agent_load "$ASYNC_PROFILER" "\"start,event=cpu,interval=1ms\"" >/dev/null # quoted: jcmd splits on =
+    else
+      profiling="$RUN_DIR/profile-$name.jfr"
+      jcmd "$APP_PID" JFR.start name=bench settings=profile filename="$profiling" >/dev/null
+    fi
   fi
   for ((run = 1; run <= RUNS; run++)); do
     local tag="$name.run$run" before after
@@ -272,7 +279,11 @@ measure() {
       --out "$RUN_DIR/$tag.json"
     runs+=("$RUN_DIR/$tag.json")
   done
-  if [ -n "$profiling" ]; then
+  if [ -n "$profiling" ] && [ -n "$ASYNC_PROFILER" ]; then
+    jcmd "$APP_PID" JVMTI.agent_load "$ASYNC_PROFILER" "\"stop,collapsed,file=$profiling\"" >/dev/null
+    python3 "$BENCH_DIR/collapsed.py" "$profiling" >"$RUN_DIR/profile-$name.txt" 2>&1 || true
+    log "$name: profile in $RUN_DIR/profile-$name.txt"
+  elif [ -n "$profiling" ]; then
     jcmd "$APP_PID" JFR.stop name=bench >/dev/null
     python3 "$BENCH_DIR/bench.py" jfr --file "$profiling" >"$RUN_DIR/profile-$name.txt" 2>&1 || true
     log "$name: profile in $RUN_DIR/profile-$name.txt"

@@ -17,6 +17,7 @@ final class Context {
     final RuleRequest request;
     final Instant now;
     private final Agents agents;
+    private final AcceptedLanguages acceptedLanguages;
     private final GeoLocator geo;
     private Agent agent;
     private List<String[]> languages;
@@ -25,10 +26,11 @@ final class Context {
     private boolean ipRead;
     private GeoLocator.Location location;
 
-    Context(RuleRequest request, Instant now, Agents agents, GeoLocator geo) {
+    Context(RuleRequest request, Instant now, Agents agents, AcceptedLanguages acceptedLanguages, GeoLocator geo) {
         this.request = request;
         this.now = now;
         this.agents = agents;
+        this.acceptedLanguages = acceptedLanguages;
         this.geo = geo;
     }
 
@@ -41,7 +43,7 @@ final class Context {
 
     List<String[]> languages() {
         if (languages == null) {
-            languages = Languages.accepted(request.acceptLanguage());
+            languages = acceptedLanguages.of(request.acceptLanguage());
         }
         return languages;
     }

@@ -20,8 +20,11 @@ import org.springframework.modulith.NamedInterface;
 public final class RuleEngine {
 
     private static final Logger log = LoggerFactory.getLogger(RuleEngine.class);
+    /** {@code Accept-Language} headers whose reading is kept. */
+    static final long LANGUAGE_CACHE_SIZE = 1_024;
 
     private final Agents agents;
+    private final AcceptedLanguages languages = new AcceptedLanguages(LANGUAGE_CACHE_SIZE);
     private final GeoLocator geo;
     private final VariantPicker variants;
     private final Clock clock;
@@ -130,7 +133,8 @@ public final class RuleEngine {
          */
         public String target(RuleRequest request) {
             if (rules.length > 0) {
-                Context context = new Context(request, engine.clock.instant(), engine.agents, engine.geo);
+                Context context =
+                        new Context(request, engine.clock.instant(), engine.agents, engine.languages, engine.geo);
                 for (Rule rule : rules) {
                     if (rule.matches(context)) {
                         return rule.split().target(request, engine.variants);

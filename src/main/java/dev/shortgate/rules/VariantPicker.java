@@ -19,6 +19,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class VariantPicker {
 
+    private static final byte[] EMPTY = new byte[0];
+
     private final ThreadLocal<Mac> macs = new ThreadLocal<>();
     private volatile byte[] key;
     private final ThreadLocal<MessageDigest> digests = ThreadLocal.withInitial(VariantPicker::sha256);
@@ -45,10 +47,28 @@ final class VariantPicker {
     }
 
     long hash(String code, InetAddress ip, String userAgent) {
-        byte[] input = ((ip == null ? "" : ip.getHostAddress()) + "&" + (userAgent == null ? "" : userAgent) + "\n"
-                        + code)
-                .getBytes(StandardCharsets.UTF_8);
-        byte[] digest = key == null ? digests.get().digest(input) : mac().doFinal(input);
+        // the input in its parts, fed one by one: no joined string, and the digest's own buffer takes them
+        byte[] address = ip == null ? EMPTY : ip.getHostAddress().getBytes(StandardCharsets.UTF_8);
+        byte[] agent = userAgent == null ? EMPTY : userAgent.getBytes(StandardCharsets.UTF_8);
+        byte[] link = code.getBytes(StandardCharsets.UTF_8);
+        byte[] digest;
+        if (key == null) {
+            MessageDigest sha = digests.get();
+            sha.update(address);
+            sha.update((byte) '&');
+            sha.update(agent);
+            sha.update((byte) '\n');
+            sha.update(link);
+            digest = sha.digest();
+        } else {
+            Mac mac = mac();
+            mac.update(address);
+            mac.update((byte) '&');
+            mac.update(agent);
+            mac.update((byte) '\n');
+            mac.update(link);
+            digest = mac.doFinal();
+        }
         long value = 0;
         for (int i = 0; i < 8; i++) {
             value = (value << 8) | (digest[i] & 0xff);

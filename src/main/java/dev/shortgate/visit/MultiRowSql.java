@@ -1,6 +1,8 @@
 package dev.shortgate.visit;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.r2dbc.spi.Result;
 import io.r2dbc.spi.Statement;
@@ -24,6 +26,11 @@ public final class MultiRowSql {
             return new Sql(text, new Object[0]);
         }
     }
+
+    /** Texts shorter than this are encoded each time: looking them up would cost about as much. */
+    static final int REUSED_TEXT_LENGTH = 16;
+    /** Distinct texts whose literal one statement keeps. */
+    static final int MAX_REUSED_TEXTS = 4_096;
 
     private final DatabaseClient db;
     private final BindMarkersFactory markers;
@@ -59,6 +66,7 @@ public final class MultiRowSql {
                         prefix.length() + suffix.length() + rows.size() * columns * (inlineLiterals ? 32 : 5))
                 .append(prefix);
         BindMarkers bind = inlineLiterals ? null : markers.create();
+        Map<String, String> repeated = inlineLiterals ? new HashMap<>() : null;
         Object[] values = new Object[inlineLiterals ? 0 : rows.size() * columns];
         int n = 0;
         for (int r = 0; r < rows.size(); r++) {
@@ -69,7 +77,7 @@ public final class MultiRowSql {
                     sql.append(", ");
                 }
                 if (inlineLiterals) {
-                    MySqlLiterals.literal(sql, row[c]);
+                    literal(sql, row[c], repeated);
                 } else {
                     sql.append(bind.next().getPlaceholder());
                     values[n++] = row[c];
@@ -78,6 +86,25 @@ public final class MultiRowSql {
             sql.append(')');
         }
         return new Sql(sql.append(suffix).toString(), values);
+    }
+
+    /**
+     * A value's literal; a text of at least {@value #REUSED_TEXT_LENGTH} characters is encoded once per statement
+     * and copied when it comes again (the rows of a batch repeat a few user agents, referrers and rule targets).
+     */
+    private static void literal(StringBuilder sql, Object value, Map<String, String> repeated) {
+        if (!(value instanceof String text) || text.length() < REUSED_TEXT_LENGTH) {
+            MySqlLiterals.literal(sql, value);
+            return;
+        }
+        String known = repeated.get(text);
+        if (known == null) {
+            known = MySqlLiterals.textLiteral(text);
+            if (repeated.size() < MAX_REUSED_TEXTS) {
+                repeated.put(text, known);
+            }
+        }
+        sql.append(known);
     }
 
     /** The client for plain statements. */

@@ -17,6 +17,7 @@ import java.time.LocalDateTime;
 final class MySqlLiterals {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TEXT_PREFIX = "_utf8mb4 X'".getBytes(StandardCharsets.US_ASCII);
 
     private MySqlLiterals() {}
 
@@ -52,8 +53,21 @@ final class MySqlLiterals {
         if (value.isEmpty()) {
             return sql.append("''");
         }
-        return hex(sql.append("_utf8mb4 X'"), value.getBytes(StandardCharsets.UTF_8))
-                .append('\'');
+        return sql.append(textLiteral(value));
+    }
+
+    /** A non-empty string's literal, {@code _utf8mb4 X'..'}, as one Latin-1 string built in one array. */
+    static String textLiteral(String value) {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        byte[] literal = new byte[TEXT_PREFIX.length + 2 * bytes.length + 1];
+        System.arraycopy(TEXT_PREFIX, 0, literal, 0, TEXT_PREFIX.length);
+        int at = TEXT_PREFIX.length;
+        for (byte b : bytes) {
+            literal[at++] = HEX[(b >> 4) & 0xf];
+            literal[at++] = HEX[b & 0xf];
+        }
+        literal[at] = '\'';
+        return new String(literal, StandardCharsets.ISO_8859_1);
     }
 
     /** Bytes as {@code X'..'}, or {@code NULL}. */

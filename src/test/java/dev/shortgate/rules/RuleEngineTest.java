@@ -340,4 +340,23 @@ class RuleEngineTest {
         assertThat(agents.of(giant).is(Agent.Device.ANDROID)).isTrue();
         assertThat(agents.of(giant)).isNotSameAs(agents.of(giant));
     }
+
+    @Test
+    void acceptLanguageHeadersAreReadOnceAndLongOnesAreNotKept() {
+        AcceptedLanguages languages = new AcceptedLanguages(10);
+        List<String[]> read = languages.of("fr-CA,fr;q=0.9,en;q=0.8");
+        assertThat(languages.of(new String("fr-CA,fr;q=0.9,en;q=0.8"))).isSameAs(read);
+        assertThat(read).containsExactly(new String[] {"fr", "ca"}, new String[] {"fr", null});
+        String longHeader = "de;q=0.5, ".repeat(30) + "it";
+        assertThat(longHeader.length()).isGreaterThan(AcceptedLanguages.MAX_CACHED_LENGTH);
+        assertThat(languages.of(longHeader)).isNotSameAs(languages.of(longHeader));
+        assertThat(languages.of(longHeader)).containsExactly(new String[] {"it", null});
+
+        RuleEngine.Compiled rules = compile(rule("https://a/fr", c("language", null, "fr")));
+        for (int i = 0; i < 3; i++) { // a header seen before answers as the first time
+            assertThat(rules.target(request(null, null, null, "de, fr;q=0.9"))).isEqualTo("https://a/fr");
+            assertThat(rules.target(request(null, null, null, "de, fr;q=0.8"))).isNull();
+            assertThat(rules.target(request(null, null, null, longHeader))).isNull();
+        }
+    }
 }

@@ -91,4 +91,30 @@ class MySqlLiteralsTest {
     private static LocalDateTime utc(String instant) {
         return LocalDateTime.ofInstant(Instant.parse(instant), ZoneOffset.UTC);
     }
+
+    @Test
+    void aMultiRowStatementWritesRepeatedTextsAsIfEachWereEncodedAlone() {
+        String agent = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0";
+        java.util.List<Object[]> rows = java.util.List.of(
+                new Object[] {1L, agent, "https://example.com/bench/a", "short", null},
+                new Object[] {2L, new String(agent), "https://example.com/bench/a", "short", ""},
+                new Object[] {3L, "é ünïcödé, long enough to be kept", "https://example.com/bench/b", "x", true});
+        StringBuilder expected = new StringBuilder("INSERT INTO t VALUES ");
+        for (int r = 0; r < rows.size(); r++) {
+            expected.append(r == 0 ? "(" : ", (");
+            Object[] row = rows.get(r);
+            for (int c = 0; c < row.length; c++) {
+                MySqlLiterals.literal(expected.append(c == 0 ? "" : ", "), row[c]);
+            }
+            expected.append(')');
+        }
+
+        String sql = new MultiRowSql(null, null, true, 0)
+                .multiRow("INSERT INTO t VALUES ", rows, "")
+                .text();
+
+        assertThat(sql).isEqualTo(expected.toString());
+        assertThat(MySqlLiterals.textLiteral(agent))
+                .isEqualTo(MySqlLiterals.text(new StringBuilder(), agent).toString());
+    }
 }

@@ -4,12 +4,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import nl.basjes.parse.useragent.AgentField;
 import nl.basjes.parse.useragent.UserAgent;
 import nl.basjes.parse.useragent.UserAgentAnalyzer;
 
 /**
- * Parses user agents with Yauaa, asking only for the four fields we store, with a cache of recent agents.
+ * Parses user agents with Yauaa, asking only for the four fields we store, and keeps the answers (bot flag included)
+ * for the most recent {@value #CACHE_SIZE} agents, so a returning agent costs one hash look-up: real traffic has few
+ * distinct agents, and every raw row and every count flush asks again. Yauaa's own cache is off, since it would hold
+ * the same agents a second time, and a hit there still builds and copies a result per call.
  * Building the analyzer takes seconds and a lot of memory, so there is one per process ({@link #shared()}), built
  * on first use on a worker thread (the application warms it up in the background at start), never on a request.
  * An empty or missing agent is classed by Yauaa as device class {@code Hacker}, so it counts as a bot.
@@ -44,7 +49,9 @@ public final class UserAgentParser {
             "google-pagerenderer",
             "applebot");
 
-    private static final int CACHE_SIZE = 10_000;
+    static final int CACHE_SIZE = 10_000;
+    /** Agents longer than this are parsed each time and never kept, so giant agents cannot fill the cache. */
+    static final int MAX_CACHED_LENGTH = 4_096;
 
     /** @param browser name, @param browserVersion version, @param os name, @param deviceClass class; each may be null */
     public record Parsed(String browser, String browserVersion, String os, String deviceClass, boolean bot) {}
@@ -52,6 +59,8 @@ public final class UserAgentParser {
     private static final Lazy<UserAgentParser> SHARED = new Lazy<>(UserAgentParser::new);
 
     private final UserAgentAnalyzer analyzer;
+    private final Cache<String, Parsed> parsed =
+            Caffeine.newBuilder().maximumSize(CACHE_SIZE).build();
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(UserAgentParser.class);
     private static final long RETRY_AFTER_FAILURE_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
@@ -96,7 +105,7 @@ public final class UserAgentParser {
         this.analyzer = UserAgentAnalyzer.newBuilder()
                 .hideMatcherLoadStats()
                 .dropTests()
-                .withCache(CACHE_SIZE)
+                .withoutCache()
                 .withField(UserAgent.AGENT_NAME)
                 .withField(UserAgent.AGENT_VERSION)
                 .withField(UserAgent.OPERATING_SYSTEM_NAME)
@@ -107,6 +116,18 @@ public final class UserAgentParser {
 
     Parsed parse(String userAgent) {
         String agent = userAgent == null ? "" : userAgent;
+        if (agent.length() > MAX_CACHED_LENGTH) {
+            return analyze(agent);
+        }
+        Parsed known = parsed.getIfPresent(agent);
+        if (known == null) { // not get(key, loader): two threads may parse one agent, neither waits on the other
+            known = analyze(agent);
+            parsed.put(agent, known);
+        }
+        return known;
+    }
+
+    private Parsed analyze(String agent) {
         UserAgent parsed = analyzer.parse(agent);
         String deviceClass = value(parsed.get(UserAgent.DEVICE_CLASS));
         boolean bot = (deviceClass != null && BOT_DEVICE_CLASSES.contains(deviceClass)) || isPreviewAgent(agent);

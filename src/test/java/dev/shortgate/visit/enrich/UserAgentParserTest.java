@@ -69,4 +69,23 @@ class UserAgentParserTest {
         assertThat(parsed.bot()).isTrue();
         assertThat(parser.parse("").bot()).isTrue();
     }
+
+    @Test
+    void aReturningAgentIsAnsweredFromTheCacheWithTheSameVerdict() {
+        String agent = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0";
+        UserAgentParser.Parsed first = parser.parse(agent);
+
+        assertThat(parser.parse(new String(agent))).isSameAs(first); // equal text, another instance: still a hit
+        assertThat(first.browser()).isEqualTo("Firefox");
+        assertThat(first.bot()).isFalse();
+    }
+
+    @Test
+    void anAgentTooLongToKeepIsParsedEachTimeAlike() {
+        String agent = "Slackbot-LinkExpanding 1.0 " + "x".repeat(UserAgentParser.MAX_CACHED_LENGTH);
+        UserAgentParser.Parsed first = parser.parse(agent);
+
+        assertThat(parser.parse(agent)).isNotSameAs(first).isEqualTo(first);
+        assertThat(first.bot()).isTrue();
+    }
 }
