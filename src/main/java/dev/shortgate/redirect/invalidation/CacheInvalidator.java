@@ -180,7 +180,7 @@ public final class CacheInvalidator implements LinkChanges, SmartLifecycle {
         return waitFor(guarded.then(Mono.defer(() -> bus.publishAll(codes)))
                 .timeout(announceLimit, timer)
                 .onErrorResume(e -> {
-                    announceLater(codes, e);
+                    announceLater(codes, e, false);
                     return Mono.empty();
                 }));
     }
@@ -229,14 +229,24 @@ public final class CacheInvalidator implements LinkChanges, SmartLifecycle {
      * is what the database holds, and a change already written to Redis is never overwritten by the older state.
      */
     private void announceLater(List<String> codes, Throwable error) {
+        announceLater(codes, error, true);
+    }
+
+    /**
+     * As above; without {@code fill} (imported links, which Redis need not hold) only the invalidations are sent again,
+     * with no read of the database.
+     */
+    private void announceLater(List<String> codes, Throwable error, boolean fill) {
         log.warn(
                 "Could not announce {} new link(s) through Redis, {} first; retrying in the background: {}",
                 codes.size(),
                 codes.get(0),
                 error.toString());
         unannounced.addAndGet(codes.size());
-        Mono.defer(() -> database.findByCodes(codes))
-                .flatMap(current -> redis.keepAll(List.copyOf(current.values())))
+        (fill
+                        ? Mono.defer(() -> database.findByCodes(codes))
+                                .flatMap(current -> redis.keepAll(List.copyOf(current.values())))
+                        : Mono.<Void>empty())
                 .then(Mono.defer(() -> bus.publishAll(codes)))
                 .timeout(announceLimit, timer)
                 .retryWhen(Retry.backoff(repair.attempts(), repair.firstBackoff())
