@@ -48,7 +48,8 @@ class TransferMeta {
     }
 
     private Mono<Void> tags(List<Written> links) {
-        Set<String> names = new LinkedHashSet<>();
+        // In name order: batches written at once then take the tag rows' locks in the same order, never crosswise
+        Set<String> names = new java.util.TreeSet<>();
         links.forEach(link -> names.addAll(link.record().tags()));
         if (names.isEmpty()) {
             return Mono.empty();
