@@ -23,6 +23,16 @@ public interface LinkChanges {
     }
 
     /**
+     * Links brought in by an import. Their codes were free (no row, not even a tombstone), so no cache holds them; the
+     * caches must only learn that they exist now: the unknown-code guard, and every pod's negative entries. Unlike
+     * {@link #createdAll}, nothing is filled with them: a million imported links would push the links being visited
+     * out of the caches, and a lookup fills them on demand.
+     */
+    default Mono<Void> importedAll(List<Link> links) {
+        return createdAll(links);
+    }
+
+    /**
      * A link was changed or deleted (then {@link Link#deletedAt()} is set); every cached copy of its code must be
      * replaced or dropped.
      */

@@ -21,6 +21,8 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -54,11 +56,13 @@ class LinkExport {
     private final JsonMapper json;
     private final Domains domains;
     private final int page;
+    private final ObjectWriter lines;
 
     LinkExport(DatabaseClient db, LinkTables tables, JsonMapper json, Domains domains, TransferProperties properties) {
         this.db = db;
         this.tables = tables;
         this.json = json;
+        this.lines = json.writer().withRootValueSeparator("\n");
         this.domains = domains;
         this.page = properties.exportPage();
     }
@@ -118,48 +122,100 @@ class LinkExport {
         }));
     }
 
+    /**
+     * One JSON object a line, written field by field with one generator a page, rather than a map built and serialised
+     * for each row; the fields, their order and their values are as before.
+     */
     Flux<String> jsonLines(Filter filter) {
         return pages(filter).map(rows -> {
-            StringBuilder out = new StringBuilder(rows.size() * 200);
-            for (Row row : rows) {
-                Link link = row.link();
-                Map<String, Object> item = new LinkedHashMap<>();
-                String domain = domainOf(link.code());
-                item.put("shortCode", DomainCodes.code(link.code()));
-                item.put("domain", domain.isEmpty() ? null : domain);
-                item.put("longUrl", link.url());
-                item.put("tags", row.tags());
-                item.put("title", row.title());
-                item.put("createdAt", link.createdAt().toString());
-                item.put(
-                        "validUntil",
-                        link.expiresAt() == null ? null : link.expiresAt().toString());
-                item.put("maxVisits", link.maxVisits());
-                item.put("crawlable", row.crawlable());
-                item.put("forwardQuery", link.forwardQuery());
-                item.put("redirectStatus", link.redirectStatus());
-                item.put("disabled", link.disabled());
-                item.put("alias", link.alias());
-                item.put("visits", row.visits());
-                item.put("rules", row.rulesJson() == null ? null : json.readTree(row.rulesJson()));
-                out.append(json.writeValueAsString(item)).append('\n');
+            StringBuilder out = new StringBuilder(rows.size() * 400);
+            try (JsonGenerator generator = lines.createGenerator(new Appender(out))) {
+                for (Row row : rows) {
+                    Link link = row.link();
+                    String domain = domainOf(link.code());
+                    generator.writeStartObject();
+                    generator.writeStringProperty("shortCode", DomainCodes.code(link.code()));
+                    generator.writeStringProperty("domain", domain.isEmpty() ? null : domain);
+                    generator.writeStringProperty("longUrl", link.url());
+                    generator.writeArrayPropertyStart("tags");
+                    for (String tag : row.tags()) {
+                        generator.writeString(tag);
+                    }
+                    generator.writeEndArray();
+                    generator.writeStringProperty("title", row.title());
+                    generator.writeStringProperty("createdAt", link.createdAt().toString());
+                    generator.writeStringProperty(
+                            "validUntil",
+                            link.expiresAt() == null ? null : link.expiresAt().toString());
+                    if (link.maxVisits() == null) {
+                        generator.writeNullProperty("maxVisits");
+                    } else {
+                        generator.writeNumberProperty(
+                                "maxVisits", link.maxVisits().longValue());
+                    }
+                    generator.writeBooleanProperty("crawlable", row.crawlable());
+                    generator.writeBooleanProperty("forwardQuery", link.forwardQuery());
+                    generator.writeNumberProperty("redirectStatus", link.redirectStatus());
+                    generator.writeBooleanProperty("disabled", link.disabled());
+                    generator.writeBooleanProperty("alias", link.alias());
+                    generator.writeNumberProperty("visits", row.visits());
+                    generator.writeName("rules");
+                    if (row.rulesJson() == null) {
+                        generator.writeNull();
+                    } else {
+                        generator.writeTree(json.readTree(row.rulesJson()));
+                    }
+                    generator.writeEndObject();
+                }
             }
-            return out.toString();
+            return out.append('\n').toString();
         });
     }
 
-    /** The links in code order, a page at a time; each page's query starts after the previous page's last code. */
+    /** A writer onto a builder, without {@link java.io.StringWriter}'s locking. */
+    private static final class Appender extends java.io.Writer {
+
+        private final StringBuilder out;
+
+        Appender(StringBuilder out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(char[] chars, int offset, int length) {
+            out.append(chars, offset, length);
+        }
+
+        @Override
+        public void write(String text, int offset, int length) {
+            out.append(text, offset, offset + length);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    }
+
+    /**
+     * The links in code order, a page at a time; each page's query starts after the previous page's last code. The
+     * next page's links are read while this page's tags and visits are (and while it is written out): the queries
+     * of a page no longer wait for the client to take the page before.
+     */
     Flux<List<Row>> pages(Filter filter) {
         return page(filter, "")
                 .expand(
-                        rows -> rows.size() < page
+                        found -> found.size() < page
                                 ? Mono.empty()
-                                : page(filter, rows.get(rows.size() - 1).link().code()),
+                                : page(filter, ((Link) found.get(found.size() - 1)[0]).code()),
                         1)
-                .filter(rows -> !rows.isEmpty())
-                .concatMap(rows -> domains.know(
-                                domainIds(rows.stream().map(row -> row.link().code())))
-                        .thenReturn(rows));
+                .filter(found -> !found.isEmpty())
+                .concatMap(
+                        found -> withTagsAndVisits(found).flatMap(rows -> domains.know(domainIds(
+                                        rows.stream().map(row -> row.link().code())))
+                                .thenReturn(rows)),
+                        2);
     }
 
     /** The ids of the domains these keys belong to, which this pod must know to show their hosts. */
@@ -167,7 +223,8 @@ class LinkExport {
         return keys.map(DomainCodes::domainId).collect(java.util.stream.Collectors.toSet());
     }
 
-    private Mono<List<Row>> page(Filter filter, String after) {
+    /** The links of one page, each as its link, title, crawlable flag and rules. */
+    private Mono<List<Object[]>> page(Filter filter, String after) {
         StringBuilder where = new StringBuilder("l.deleted_at IS NULL AND l.code > :after");
         if (filter.since() != null) {
             where.append(" AND l.created_at >= :since");
@@ -211,21 +268,23 @@ class LinkExport {
                     row.get("rules_json", String.class)
                 })
                 .all()
-                .collectList()
-                .flatMap(found -> found.isEmpty() ? Mono.just(List.of()) : withTagsAndVisits(found));
+                .collectList();
     }
 
     private Mono<List<Row>> withTagsAndVisits(List<Object[]> found) {
         String first = ((Link) found.get(0)[0]).code();
         String last = ((Link) found.get(found.size() - 1)[0]).code();
-        Mono<Map<String, List<String>>> tags = db.sql("SELECT lt.code, t.name FROM link_tag lt JOIN tag t ON t.id = "
-                        + "lt.tag_id WHERE lt.code >= :first AND lt.code <= :last ORDER BY t.name")
+        // The page's (code, tag id) pairs from link_tag's primary key, then the names of those tags: joined and
+        // ordered by name, MariaDB read the page's tags tag by tag through the tag index instead. Each link's tags
+        // are put in name order here, as utf8mb4_bin orders them (by code point).
+        Mono<Map<String, List<String>>> tags = db.sql(
+                        "SELECT code, tag_id FROM link_tag WHERE code >= :first AND code <= :last")
                 .bind("first", first)
                 .bind("last", last)
-                .map(row -> Map.entry(row.get("code", String.class), row.get("name", String.class)))
+                .map(row -> Map.entry(row.get("code", String.class), ((Number) row.get("tag_id")).longValue()))
                 .all()
-                .collect(HashMap::new, (map, entry) -> map.computeIfAbsent(entry.getKey(), code -> new ArrayList<>())
-                        .add(entry.getValue()));
+                .collectList()
+                .flatMap(pairs -> pairs.isEmpty() ? Mono.just(Map.<String, List<String>>of()) : named(pairs));
         Mono<Map<String, Long>> visits = db.sql("SELECT code, SUM(visits) AS visits FROM link_stats WHERE code >= "
                         + ":first AND code <= :last GROUP BY code")
                 .bind("first", first)
@@ -247,6 +306,44 @@ class LinkExport {
             }
             return rows;
         });
+    }
+
+    /** Each code's tag names, in name order. */
+    private Mono<Map<String, List<String>>> named(List<Map.Entry<String, Long>> pairs) {
+        List<Long> ids = pairs.stream().map(Map.Entry::getValue).distinct().toList();
+        return db.sql("SELECT id, name FROM tag WHERE id IN (:ids)")
+                .bind("ids", ids)
+                .map(row -> Map.entry(((Number) row.get("id")).longValue(), row.get("name", String.class)))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+                .map(names -> {
+                    Map<String, List<String>> byCode = new HashMap<>();
+                    for (Map.Entry<String, Long> pair : pairs) {
+                        String name = names.get(pair.getValue());
+                        if (name != null) {
+                            byCode.computeIfAbsent(pair.getKey(), code -> new ArrayList<>(2))
+                                    .add(name);
+                        }
+                    }
+                    byCode.values().forEach(list -> list.sort(LinkExport::byCodePoint));
+                    return byCode;
+                });
+    }
+
+    /** Orders as MariaDB's utf8mb4_bin does: by code point, where String.compareTo goes by UTF-16 unit. */
+    static int byCodePoint(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
     }
 
     /** Raw visits (those within {@code shortgate.visit.raw-retention}) as JSON lines, in id order, a page at a time. */

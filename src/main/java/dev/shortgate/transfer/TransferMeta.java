@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.shortgate.link.store.LinkRows;
+import dev.shortgate.system.database.MultiRow;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
@@ -29,9 +30,11 @@ class TransferMeta {
     private static final int DIM_COUNTRY = 1;
 
     private final DatabaseClient db;
+    private final MultiRow multiRow;
 
-    TransferMeta(DatabaseClient db) {
+    TransferMeta(DatabaseClient db, MultiRow multiRow) {
         this.db = db;
+        this.multiRow = multiRow;
     }
 
     /** A link as written, and its record from the source. */
@@ -45,20 +48,17 @@ class TransferMeta {
     }
 
     private Mono<Void> tags(List<Written> links) {
-        Set<String> names = new LinkedHashSet<>();
+        // In name order: batches written at once then take the tag rows' locks in the same order, never crosswise
+        Set<String> names = new java.util.TreeSet<>();
         links.forEach(link -> names.addAll(link.record().tags()));
         if (names.isEmpty()) {
             return Mono.empty();
         }
         List<String> list = new ArrayList<>(names);
-        Map<String, Object> values = new HashMap<>();
-        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO tag (name) VALUES ");
-        for (int i = 0; i < list.size(); i++) {
-            sql.append(i == 0 ? "(:t" : ", (:t").append(i).append(')');
-            values.put("t" + i, list.get(i));
-        }
-        return db.sql(sql.toString())
-                .bindValues(values)
+        return multiRow.statement(
+                        "INSERT IGNORE INTO tag (name) VALUES ",
+                        list.stream().map(name -> new Object[] {name}).toList(),
+                        "")
                 .fetch()
                 .rowsUpdated()
                 .then(db.sql("SELECT id, name FROM tag WHERE name IN (:names)")
@@ -67,22 +67,17 @@ class TransferMeta {
                         .all()
                         .collectMap(Map.Entry::getKey, Map.Entry::getValue))
                 .flatMap(ids -> {
-                    StringBuilder insert = new StringBuilder("INSERT IGNORE INTO link_tag (code, tag_id) VALUES ");
-                    Map<String, Object> pairs = new HashMap<>();
-                    int n = 0;
+                    List<Object[]> pairs = new ArrayList<>();
                     for (Written link : links) {
                         for (String tag : new LinkedHashSet<>(link.record().tags())) {
-                            insert.append(n == 0 ? "(:c" : ", (:c")
-                                    .append(n)
-                                    .append(", :i")
-                                    .append(n)
-                                    .append(')');
-                            pairs.put("c" + n, link.code());
-                            pairs.put("i" + n, ids.get(tag));
-                            n++;
+                            pairs.add(new Object[] {link.code(), ids.get(tag)});
                         }
                     }
-                    return db.sql(insert.toString()).bindValues(pairs).fetch().rowsUpdated();
+                    return pairs.isEmpty()
+                            ? Mono.just(0L)
+                            : multiRow.statement("INSERT IGNORE INTO link_tag (code, tag_id) VALUES ", pairs, "")
+                                    .fetch()
+                                    .rowsUpdated();
                 })
                 .then();
     }
@@ -94,25 +89,19 @@ class TransferMeta {
         if (titled.isEmpty()) {
             return Mono.empty();
         }
-        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link_shlink_meta (code, title, crawlable) VALUES ");
-        Map<String, Object> values = new HashMap<>();
-        for (int i = 0; i < titled.size(); i++) {
-            Written link = titled.get(i);
-            sql.append(i == 0 ? "(:c" : ", (:c")
-                    .append(i)
-                    .append(", :t")
-                    .append(i)
-                    .append(", :w")
-                    .append(i);
-            sql.append(')');
-            values.put("c" + i, link.code());
+        List<Object[]> rows = new ArrayList<>(titled.size());
+        for (Written link : titled) {
             String title = link.record().title();
-            values.put(
-                    "t" + i,
-                    title == null ? org.springframework.r2dbc.core.Parameter.empty(String.class) : cut(title, 512));
-            values.put("w" + i, link.record().crawlable());
+            rows.add(new Object[] {
+                link.code(),
+                title == null ? org.springframework.r2dbc.core.Parameter.empty(String.class) : cut(title, 512),
+                link.record().crawlable()
+            });
         }
-        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+        return multiRow.statement("INSERT IGNORE INTO link_shlink_meta (code, title, crawlable) VALUES ", rows, "")
+                .fetch()
+                .rowsUpdated()
+                .then();
     }
 
     private Mono<Void> totals(List<Written> links) {
@@ -173,30 +162,24 @@ class TransferMeta {
         if (countries.isEmpty()) {
             return Mono.empty();
         }
-        StringBuilder sql = new StringBuilder(
-                "INSERT IGNORE INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ");
-        Map<String, Object> values = new HashMap<>();
-        int i = 0;
+        List<Object[]> rows = new ArrayList<>(countries.size());
         for (var entry : countries.entrySet()) {
-            sql.append(i == 0 ? "(:code, :d" : ", (:code, :d")
-                    .append(i)
-                    .append(", ")
-                    .append(DIM_COUNTRY)
-                    .append(", :l")
-                    .append(i)
-                    .append(", :v")
-                    .append(i)
-                    .append(", :b")
-                    .append(i)
-                    .append(')');
-            values.put("d" + i, entry.getKey().get(0));
-            values.put("l" + i, entry.getKey().get(1));
-            values.put("v" + i, entry.getValue()[0]);
-            values.put("b" + i, entry.getValue()[1]);
-            i++;
+            rows.add(new Object[] {
+                code,
+                entry.getKey().get(0),
+                DIM_COUNTRY,
+                entry.getKey().get(1),
+                entry.getValue()[0],
+                entry.getValue()[1]
+            });
         }
-        values.put("code", code);
-        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+        return multiRow.statement(
+                        "INSERT IGNORE INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
+                        rows,
+                        "")
+                .fetch()
+                .rowsUpdated()
+                .then();
     }
 
     /**
@@ -205,11 +188,8 @@ class TransferMeta {
      * visit imported again gets the same id.
      */
     private Mono<Void> raw(String code, List<ImportRecord.Visit> chunk, Map<String, Integer> seen) {
-        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO visit (id, code, visited_at, client_id, user_agent, "
-                + "referer, country, city, bot) VALUES ");
-        Map<String, Object> values = new HashMap<>();
-        for (int i = 0; i < chunk.size(); i++) {
-            ImportRecord.Visit visit = chunk.get(i);
+        List<Object[]> rows = new ArrayList<>(chunk.size());
+        for (ImportRecord.Visit visit : chunk) {
             Instant at = visit.at() == null ? Instant.EPOCH : visit.at();
             String identity = code + '|' + at.toEpochMilli() + '|' + visit.userAgent() + '|' + visit.referer();
             int ordinal = seen.merge(identity, 1, Integer::sum);
@@ -221,27 +201,29 @@ class TransferMeta {
             id[2] = (byte) (seconds >>> 8);
             id[3] = (byte) seconds;
             System.arraycopy(hash, 0, id, 4, 8);
-            sql.append(i == 0 ? "(" : ", (");
-            for (String column : List.of("i", "c", "a", "k", "u", "r", "n", "t", "b")) {
-                sql.append(column.equals("i") ? ":" : ", :").append(column).append(i);
-            }
-            sql.append(')');
-            values.put("i" + i, id);
-            values.put("c" + i, code);
-            values.put("a" + i, LinkRows.toDb(at));
-            values.put("k" + i, java.util.HexFormat.of().formatHex(sha256("import|" + visit.userAgent())));
-            values.put("u" + i, nullable(cut(visit.userAgent(), 4096)));
-            values.put("r" + i, nullable(cut(visit.referer(), 4096)));
-            values.put(
-                    "n" + i,
-                    nullable(
-                            visit.country() == null || visit.country().length() != 2
-                                    ? null
-                                    : visit.country().toUpperCase(java.util.Locale.ROOT)));
-            values.put("t" + i, nullable(cut(visit.city(), 128)));
-            values.put("b" + i, visit.bot());
+            rows.add(new Object[] {
+                id,
+                code,
+                LinkRows.toDb(at),
+                java.util.HexFormat.of().formatHex(sha256("import|" + visit.userAgent())),
+                nullable(cut(visit.userAgent(), 4096)),
+                nullable(cut(visit.referer(), 4096)),
+                nullable(
+                        visit.country() == null || visit.country().length() != 2
+                                ? null
+                                : visit.country().toUpperCase(java.util.Locale.ROOT)),
+                nullable(cut(visit.city(), 128)),
+                visit.bot()
+            });
         }
-        return db.sql(sql.toString()).bindValues(values).fetch().rowsUpdated().then();
+        return multiRow.statement(
+                        "INSERT IGNORE INTO visit (id, code, visited_at, client_id, user_agent, referer, country, city,"
+                                + " bot) VALUES ",
+                        rows,
+                        "")
+                .fetch()
+                .rowsUpdated()
+                .then();
     }
 
     private static Object nullable(String value) {
@@ -258,32 +240,16 @@ class TransferMeta {
     }
 
     private Mono<Void> stats(Map<String, Map<LocalDate, long[]>> byCode) {
-        StringBuilder sql =
-                new StringBuilder("INSERT IGNORE INTO link_stats (code, stat_date, visits, bot_visits) VALUES ");
-        Map<String, Object> values = new HashMap<>();
-        int i = 0;
+        List<Object[]> rows = new ArrayList<>();
         for (var link : byCode.entrySet()) {
             for (var day : link.getValue().entrySet()) {
-                sql.append(i == 0 ? "(:c" : ", (:c")
-                        .append(i)
-                        .append(", :d")
-                        .append(i)
-                        .append(", :v")
-                        .append(i)
-                        .append(", :b")
-                        .append(i)
-                        .append(')');
-                values.put("c" + i, link.getKey());
-                values.put("d" + i, day.getKey());
-                values.put("v" + i, day.getValue()[0]);
-                values.put("b" + i, day.getValue()[1]);
-                i++;
+                rows.add(new Object[] {link.getKey(), day.getKey(), day.getValue()[0], day.getValue()[1]});
             }
         }
-        return i == 0
+        return rows.isEmpty()
                 ? Mono.empty()
-                : db.sql(sql.toString())
-                        .bindValues(values)
+                : multiRow.statement(
+                                "INSERT IGNORE INTO link_stats (code, stat_date, visits, bot_visits) VALUES ", rows, "")
                         .fetch()
                         .rowsUpdated()
                         .then();

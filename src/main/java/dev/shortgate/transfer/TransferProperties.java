@@ -29,7 +29,7 @@ public record TransferProperties(
         String apiKey,
         @DefaultValue("skip") String onConflict,
         @DefaultValue("1000") @Min(1) @Max(5000) int batchSize,
-        @DefaultValue("2") @Min(1) @Max(16) int writers,
+        @DefaultValue("4") @Min(1) @Max(16) int writers,
         @DefaultValue("100") @Min(1) @Max(1000) int pageSize,
         @DefaultValue("5") @Min(0) int maxRetries,
         @DefaultValue("60s") Duration maxRetryAfter,

@@ -27,7 +27,7 @@ import reactor.core.publisher.Mono;
  * Writes links brought in from another shortener, a batch at a time, keeping their codes as aliases and their
  * creation dates. Every URL passes the URL policy first; a refused one writes nothing. One read finds which codes are
  * already held, one multi-row insert writes the free ones, one read confirms them, and the caches are told of the new
- * links together ({@link LinkChanges#createdAll}). A code held by the same URL is left as it is (a re-run changes
+ * links together ({@link LinkChanges#importedAll}). A code held by the same URL is left as it is (a re-run changes
  * nothing); a code held by another URL, or a tombstone, is a conflict: skipped, or the link gets a generated code
  * (found again, not made twice, on a re-run).
  */
@@ -229,7 +229,7 @@ public class LinkImports {
                             sort(index, link, holder, outcomes, ignored, conflicting);
                         }
                     });
-                    return made.isEmpty() ? Mono.<Void>empty() : changes.createdAll(made);
+                    return made.isEmpty() ? Mono.<Void>empty() : changes.importedAll(made);
                 });
     }
 

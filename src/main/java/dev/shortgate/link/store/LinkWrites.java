@@ -9,6 +9,7 @@ import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRules;
 import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.database.LinkTables;
+import dev.shortgate.system.database.MultiRow;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -34,13 +35,16 @@ public class LinkWrites {
     private final LinkTables tables;
     private final TransactionalOperator transactions;
     private final ConflictRetry conflicts;
+    private final MultiRow multiRow;
 
     LinkWrites(
             DatabaseClient db,
             LinkTables tables,
             ReactiveTransactionManager transactionManager,
-            ConflictRetry conflicts) {
+            ConflictRetry conflicts,
+            MultiRow multiRow) {
         this.db = db;
+        this.multiRow = multiRow;
         this.tables = tables;
         this.conflicts = conflicts;
         this.transactions = TransactionalOperator.create(transactionManager);
@@ -63,60 +67,31 @@ public class LinkWrites {
                     .filter(inserted -> inserted)
                     .count();
         }
-        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO link (code, long_url, long_url_hash, "
-                + "redirect_status, alias, created_at, expires_at, max_visits, disabled, forward_query, api_key_id, "
-                + "create_key) VALUES ");
-        for (int i = 0; i < links.size(); i++) {
-            sql.append(i == 0 ? "" : ", ")
-                    .append("(:code")
-                    .append(i)
-                    .append(", :url")
-                    .append(i)
-                    .append(", :hash")
-                    .append(i)
-                    .append(", :status")
-                    .append(i)
-                    .append(", :alias")
-                    .append(i)
-                    .append(", :createdAt")
-                    .append(i)
-                    .append(", :expiresAt")
-                    .append(i)
-                    .append(", :maxVisits")
-                    .append(i)
-                    .append(", :disabled")
-                    .append(i)
-                    .append(", :forwardQuery")
-                    .append(i)
-                    .append(", :apiKeyId")
-                    .append(i)
-                    .append(", :createKey")
-                    .append(i)
-                    .append(')');
+        List<Object[]> rows = new java.util.ArrayList<>(links.size());
+        for (Link link : links) {
+            rows.add(new Object[] {
+                link.code(),
+                link.url(),
+                LinkRows.hash(link.url()),
+                link.redirectStatus(),
+                link.alias(),
+                LinkRows.toDb(link.createdAt()),
+                LinkRows.orNull(LinkRows.toDb(link.expiresAt()), LocalDateTime.class),
+                LinkRows.orNull(link.maxVisits(), Long.class),
+                link.disabled(),
+                link.forwardQuery(),
+                LinkRows.orNull(link.apiKeyId(), Long.class),
+                LinkRows.orNull(
+                        LinkRows.createKey(link, DomainCodes.code(link.code()).length()), byte[].class)
+            });
         }
-        // One map bound at once: binding 2,400 values one by one copies the spec's map each time (quadratic).
-        java.util.Map<String, Object> values = new java.util.HashMap<>(links.size() * 16);
-        for (int i = 0; i < links.size(); i++) {
-            Link link = links.get(i);
-            values.put("code" + i, link.code());
-            values.put("url" + i, link.url());
-            values.put("hash" + i, LinkRows.hash(link.url()));
-            values.put("status" + i, link.redirectStatus());
-            values.put("alias" + i, link.alias());
-            values.put("createdAt" + i, LinkRows.toDb(link.createdAt()));
-            values.put("disabled" + i, link.disabled());
-            values.put("forwardQuery" + i, link.forwardQuery());
-            values.put("expiresAt" + i, LinkRows.orNull(LinkRows.toDb(link.expiresAt()), LocalDateTime.class));
-            values.put("maxVisits" + i, LinkRows.orNull(link.maxVisits(), Long.class));
-            values.put("apiKeyId" + i, LinkRows.orNull(link.apiKeyId(), Long.class));
-            values.put(
-                    "createKey" + i,
-                    LinkRows.orNull(
-                            LinkRows.createKey(
-                                    link, DomainCodes.code(link.code()).length()),
-                            byte[].class));
-        }
-        var spec = db.sql(sql.toString()).bindValues(values);
+        // Bound by position in one call (MultiRow): named, expanding the 12,000 parameters of a 1000-link batch took
+        // a fifth of an import's CPU.
+        var spec = multiRow.statement(
+                "INSERT IGNORE INTO link (code, long_url, long_url_hash, redirect_status, alias, created_at, expires_at, "
+                        + "max_visits, disabled, forward_query, api_key_id, create_key) VALUES ",
+                rows,
+                "");
         return conflicts.transaction("create_group", spec.fetch().rowsUpdated());
     }
 

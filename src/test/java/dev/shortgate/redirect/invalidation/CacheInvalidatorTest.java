@@ -119,6 +119,34 @@ class CacheInvalidatorTest {
     }
 
     @Test
+    void importedLinksSetTheGuardAndPublishButFillNoCache() {
+        PublisherProbe<Void> put = PublisherProbe.empty();
+        PublisherProbe<Void> publish = PublisherProbe.empty();
+        PublisherProbe<Void> guardAdd = PublisherProbe.empty();
+        CacheInvalidator invalidator = new CacheInvalidator(
+                near,
+                tier(put),
+                bus(publish),
+                guard(guardAdd),
+                NO_ROWS,
+                properties,
+                WAIT,
+                timer,
+                new SimpleMeterRegistry());
+
+        near.put(link); // an entry this pod held for the code before: dropped, not refreshed
+        StepVerifier.create(invalidator.importedAll(java.util.List.of(link)))
+                .expectComplete()
+                .verify(Duration.ofSeconds(5));
+
+        guardAdd.assertWasSubscribed();
+        publish.assertWasSubscribed();
+        put.assertWasNotSubscribed();
+        org.assertj.core.api.Assertions.assertThat(near.getIfPresent(link.code()))
+                .isNull();
+    }
+
+    @Test
     void anAnnouncementRedisDidNotTakeIsRetriedFromTheDatabaseRowsWithoutOverwritingAndCounted() {
         AtomicInteger puts = new AtomicInteger();
         List<List<Link>> kept = new java.util.concurrent.CopyOnWriteArrayList<>();
