@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -492,20 +493,7 @@ class KubernetesManifestsTest {
 
     @Test
     void theRedisClusterOverlayPointsThePodsAtTheClusterOnly() throws Exception {
-        Process kubectl;
-        try {
-            kubectl = new ProcessBuilder("kubectl", "kustomize", "k8s-overlays/redis-cluster")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
-        } catch (IOException e) {
-            Assumptions.abort("kubectl is not installed");
-            return;
-        }
-        String rendered = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(kubectl.exitValue()).isZero();
-        var objects = Manifests.parse(rendered, "kubectl kustomize k8s-overlays/redis-cluster");
-        assertThat(objects).hasSameSizeAs(manifests.all());
+        var objects = overlay("k8s-overlays/redis-cluster");
         Deployment overlaid = objects.stream()
                 .filter(Deployment.class::isInstance)
                 .map(Deployment.class::cast)
@@ -547,20 +535,7 @@ class KubernetesManifestsTest {
 
     @Test
     void theManyDomainsOverlayRoutesEveryHostToTheTrafficPortAndRefusesOtherHosts() throws Exception {
-        Process kubectl;
-        try {
-            kubectl = new ProcessBuilder("kubectl", "kustomize", "k8s-overlays/many-domains")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
-        } catch (IOException e) {
-            Assumptions.abort("kubectl is not installed");
-            return;
-        }
-        String rendered = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(kubectl.exitValue()).isZero();
-        var objects = Manifests.parse(rendered, "kubectl kustomize k8s-overlays/many-domains");
-        assertThat(objects).hasSameSizeAs(manifests.all());
+        var objects = overlay("k8s-overlays/many-domains");
         Ingress ingress = objects.stream()
                 .filter(Ingress.class::isInstance)
                 .map(Ingress.class::cast)
@@ -598,6 +573,25 @@ class KubernetesManifestsTest {
                 .as("the default domain is one of the ingress's hosts")
                 .isEqualTo("https://go.example.com");
         assertThat(environment.getProperty("shortgate.domains.unknown-host")).isEqualTo("refuse");
+    }
+
+    /** The objects {@code kubectl kustomize} renders from an overlay: as many as the base, each strictly valid. */
+    private List<HasMetadata> overlay(String directory) throws IOException, InterruptedException {
+        Process kubectl;
+        try {
+            kubectl = new ProcessBuilder("kubectl", "kustomize", directory)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+        } catch (IOException e) {
+            Assumptions.abort("kubectl is not installed");
+            throw e;
+        }
+        String rendered = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(kubectl.exitValue()).isZero();
+        List<HasMetadata> objects = Manifests.parse(rendered, "kubectl kustomize " + directory);
+        assertThat(objects).hasSameSizeAs(manifests.all());
+        return objects;
     }
 
     /** With kubectl on the PATH, the rendered kustomization is the same set of strictly valid objects. */
