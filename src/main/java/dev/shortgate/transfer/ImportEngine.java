@@ -7,10 +7,14 @@ import java.util.List;
 import dev.shortgate.domain.Domain;
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.domain.Domains;
+import dev.shortgate.link.LinkRules;
 import dev.shortgate.link.create.LinkImports;
 import dev.shortgate.link.create.LinkImports.Conflict;
 import dev.shortgate.link.create.LinkImports.Incoming;
 import dev.shortgate.link.create.LinkImports.Outcome;
+import dev.shortgate.link.store.LinkRows;
+import dev.shortgate.rules.RuleCheck;
+import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -29,6 +33,7 @@ class ImportEngine {
     private final TransferProperties properties;
     private final Clock clock;
     private final Domains domains;
+    private final RuleCheck ruleCheck;
     private final java.util.Map<String, io.micrometer.core.instrument.Counter> outcomes = new java.util.HashMap<>();
 
     ImportEngine(
@@ -37,6 +42,7 @@ class ImportEngine {
             ImportJobs jobs,
             TransferProperties properties,
             Domains domains,
+            RuleCheck ruleCheck,
             Clock clock,
             io.micrometer.core.instrument.MeterRegistry registry) {
         this.imports = imports;
@@ -45,6 +51,7 @@ class ImportEngine {
         this.properties = properties;
         this.clock = clock;
         this.domains = domains;
+        this.ruleCheck = ruleCheck;
         for (String outcome : List.of("created", "unchanged", "conflict", "new-code", "refused")) {
             outcomes.put(
                     outcome,
@@ -124,9 +131,18 @@ class ImportEngine {
             Target target = target(record);
             String unfit = refusal(record);
             String refusal = unfit != null ? unfit : target.refusal();
+            LinkRules rules = null;
+            if (refusal == null) {
+                try {
+                    rules = rules(record.rulesJson());
+                } catch (IllegalArgumentException e) {
+                    refusal = e.getMessage();
+                }
+            }
             if (refusal != null) {
+                String why = refusal;
                 account.add(() -> {
-                    job.problem(record.ref(), "refused", refusal);
+                    job.problem(record.ref(), "refused", why);
                     count(options, "refused");
                 });
                 continue;
@@ -142,7 +158,8 @@ class ImportEngine {
                     record.maxVisits(),
                     record.forwardQuery(),
                     record.redirectStatus(),
-                    record.disabled()));
+                    record.disabled(),
+                    rules));
         }
         account.add(() -> job.counted(batch.size() - accepted.size()));
         return imports.write(incoming, options.onConflict(), options.dryRun())
@@ -199,6 +216,33 @@ class ImportEngine {
                     return meta.write(written).then(visits);
                 })
                 .then(Mono.fromRunnable(() -> account.forEach(Runnable::run)));
+    }
+
+    /**
+     * A record's redirect rules read and checked as {@code PUT /api/v1/links/{code}/rules} checks them
+     * ({@link RuleCheck}: conditions, splits, every target through the URL policy), or {@code null} for none.
+     *
+     * @throws IllegalArgumentException why they cannot be imported, naming the faulty field
+     */
+    private LinkRules rules(String json) {
+        if (json == null || json.isBlank()) {
+            return null;
+        }
+        LinkRules read;
+        try {
+            read = LinkRows.readRules(json);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("Unreadable rules: not a rule set as Shortgate exports it.");
+        }
+        try {
+            LinkRules checked = ruleCheck.check(read);
+            return checked.isEmpty() ? null : checked;
+        } catch (ProblemException e) {
+            var properties = e.getBody().getProperties();
+            Object field = properties == null ? null : properties.get("field");
+            throw new IllegalArgumentException("Invalid rules" + (field == null ? "" : " (" + field + ")") + ": "
+                    + e.getBody().getDetail());
+        }
     }
 
     /** Why a record cannot be imported before the link rules are even asked, or {@code null}. */

@@ -22,6 +22,8 @@ import java.util.List;
  * @param unreadable   why the source's row could not be read (a bad date or number), or {@code null}
  * @param redirectStatus the redirect status (Shortgate's own export), or {@code null} for the default
  * @param disabled     whether the link is switched off (Shortgate's own export)
+ * @param rulesJson    the link's redirect rules as Shortgate stores and exports them ({@code link.LinkRules} as
+ *                     JSON; Shortgate's own export), or {@code null} when it has none
  */
 public record ImportRecord(
         String ref,
@@ -39,7 +41,8 @@ public record ImportRecord(
         Long clicks,
         String unreadable,
         Integer redirectStatus,
-        boolean disabled) {
+        boolean disabled,
+        String rulesJson) {
 
     /** A row the source holds but that could not be read: reported, never written. */
     public static ImportRecord unreadable(String ref, String resumeFrom, String why) {
@@ -59,7 +62,8 @@ public record ImportRecord(
                 null,
                 why,
                 null,
-                false);
+                false,
+                null);
     }
 
     /**

@@ -26,8 +26,9 @@ import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Streams every live link as CSV (the import format: Shlink's columns first, then Shortgate's) or JSON lines (which
- * add the link's redirect rules, not imported yet), a page
+ * Streams every live link as CSV (the import format: Shlink's columns first, then Shortgate's, the last of which is
+ * the link's redirect rules as stored JSON, imported back) or JSON lines (the same fields, rules as a JSON object), a
+ * page
  * of {@code shortgate.transfer.export-page} links at a time: one keyed query by code for the links and their titles,
  * and one range query each for the page's tags and visit totals. Memory holds one page, whatever the table's size;
  * the client's demand paces the reads. A link of a domain other than the default one is exported under its bare code
@@ -49,7 +50,8 @@ class LinkExport {
             "forwardQuery",
             "redirectStatus",
             "disabled",
-            "visits");
+            "visits",
+            "rules");
 
     private final DatabaseClient db;
     private final LinkTables tables;
@@ -113,7 +115,8 @@ class LinkExport {
                             link.forwardQuery(),
                             link.redirectStatus(),
                             link.disabled(),
-                            row.visits());
+                            row.visits(),
+                            row.rulesJson() == null ? "" : row.rulesJson());
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

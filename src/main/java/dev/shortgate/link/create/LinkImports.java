@@ -15,6 +15,7 @@ import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkChanges;
 import dev.shortgate.link.LinkRequests;
+import dev.shortgate.link.LinkRules;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.link.store.LinkWrites;
 import dev.shortgate.system.problem.ProblemException;
@@ -68,6 +69,8 @@ public class LinkImports {
      * @param forwardQuery whether the visitor's query string is appended
      * @param redirectStatus 301, 302, 307 or 308, or {@code null} for the default of the link's domain
      * @param disabled     whether it comes in switched off
+     * @param rules        its redirect rules, checked by the caller ({@code rules} module), or {@code null}: stored
+     *                     with a link this creates, never onto a link already there
      */
     public record Incoming(
             String code,
@@ -77,7 +80,8 @@ public class LinkImports {
             Long maxVisits,
             boolean forwardQuery,
             Integer redirectStatus,
-            boolean disabled) {}
+            boolean disabled,
+            LinkRules rules) {}
 
     /**
      * One link's outcome, at the index it had in the batch.
@@ -178,7 +182,8 @@ public class LinkImports {
                 item.disabled(),
                 item.forwardQuery(),
                 null,
-                null);
+                null,
+                item.rules());
     }
 
     /** Sorts an alias by who holds its code: nobody (free), the same URL (unchanged) or another (a conflict). */
@@ -220,7 +225,8 @@ public class LinkImports {
                     List<Link> made = new ArrayList<>();
                     free.forEach((index, link) -> {
                         Link holder = held.get(link.code());
-                        if (link.equals(holder)) {
+                        // the read-back holder has no rules yet: they are stored below for the rows this wrote
+                        if (holder != null && link.withRules(null).equals(holder.withRules(null))) {
                             made.add(link);
                             outcomes[index] = new Outcome(index, Status.CREATED, link, null);
                         } else {
@@ -229,8 +235,19 @@ public class LinkImports {
                             sort(index, link, holder, outcomes, ignored, conflicting);
                         }
                     });
-                    return made.isEmpty() ? Mono.<Void>empty() : changes.importedAll(made);
+                    return made.isEmpty()
+                            ? Mono.<Void>empty()
+                            : writes.insertRules(made, requests.now()).then(changes.importedAll(made));
                 });
+    }
+
+    /** Stores the rules of a link just created under a generated code and tells the caches of them. */
+    private Mono<dev.shortgate.link.LinkService.Created> withRules(
+            dev.shortgate.link.LinkService.Created made, LinkRules rules) {
+        Link link = made.link().withRules(rules);
+        return writes.insertRules(List.of(link), requests.now())
+                .then(changes.changed(link))
+                .thenReturn(new dev.shortgate.link.LinkService.Created(link, true));
     }
 
     /** A key whose code is a valid alias and that fits the link tables' code column. */
@@ -274,6 +291,11 @@ public class LinkImports {
                                     null);
                             boolean renamed = link.code() != null;
                             return creator.createGenerated(wanted, length)
+                                    .flatMap(made -> !made.created() || link.rules() == null
+                                            ? Mono.just(made)
+                                            // a new link under a generated code: its rules stored, its cached copy
+                                            // replaced by one with them
+                                            : withRules(made, link.rules()))
                                     .doOnNext(made -> outcomes[index] = !made.created()
                                             ? new Outcome(index, Status.UNCHANGED, made.link(), null)
                                             : renamed

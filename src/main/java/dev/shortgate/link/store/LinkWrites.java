@@ -249,6 +249,23 @@ public class LinkWrites {
                 .then();
     }
 
+    /**
+     * Stores the rules of links just inserted (an import's new links, which have none yet): the native API's
+     * statement, one a link that has rules.
+     */
+    public Mono<Void> insertRules(List<Link> links, Instant now) {
+        return Flux.fromIterable(links)
+                .filter(link -> link.rules() != null)
+                .concatMap(link -> db.sql(
+                                "INSERT INTO link_rules (code, rules_json, updated_at) VALUES (:code, :rules, :now)")
+                        .bind("code", link.code())
+                        .bind("rules", LinkRows.writeRules(link.rules()))
+                        .bind("now", LinkRows.toDb(now))
+                        .fetch()
+                        .rowsUpdated())
+                .then();
+    }
+
     /** Turns a live link into a tombstone; emits {@code false} when there was none. */
     public Mono<Boolean> markDeleted(String code, Instant now) {
         return inEitherTable(code, table -> db.sql("UPDATE " + table + " SET deleted_at = :now, version = version + 1, "

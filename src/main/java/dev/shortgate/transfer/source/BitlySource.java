@@ -112,7 +112,8 @@ final class BitlySource implements ImportSource {
                     null,
                     null,
                     null,
-                    false);
+                    false,
+                    null);
         } catch (RuntimeException e) {
             return ImportRecord.unreadable(ref, page, "Unreadable bitlink: " + e.getMessage());
         }

@@ -32,8 +32,9 @@ import reactor.core.scheduler.Schedulers;
  * {@code domain}, {@code shortCode}, {@code title}; header names compared without case, spaces, dashes or
  * underscores, as Shlink's importer does, with {@code ,} or {@code ;} between fields) and Shortgate's own export
  * format, which adds {@code createdAt}, {@code validUntil}, {@code maxVisits}, {@code crawlable},
- * {@code forwardQuery}, {@code redirectStatus}, {@code disabled} and {@code visits} (a click total). A record's reference is its line; the checkpoint is the
- * record number, and a re-read skips records up to it.
+ * {@code forwardQuery}, {@code redirectStatus}, {@code disabled}, {@code visits} (a click total) and {@code rules}
+ * (the link's redirect rules as stored, JSON; empty for none). A record's reference is its line; the checkpoint is
+ * the record number, and a re-read skips records up to it.
  */
 public final class CsvSource implements ImportSource {
 
@@ -148,7 +149,8 @@ public final class CsvSource implements ImportSource {
                 number(fields.get("redirectstatus")) == null
                         ? null
                         : number(fields.get("redirectstatus")).intValue(),
-                "true".equalsIgnoreCase(fields.get("disabled")));
+                "true".equalsIgnoreCase(fields.get("disabled")),
+                fields.get("rules"));
     }
 
     private static String normalise(String header) {

@@ -91,7 +91,8 @@ final class KuttSource implements ImportSource {
                     SourceHttp.number(link, "visit_count"),
                     null,
                     null,
-                    false);
+                    false,
+                    null);
         } catch (RuntimeException e) {
             return ImportRecord.unreadable(ref, Integer.toString(skip), "Unreadable link: " + e.getMessage());
         }

@@ -126,7 +126,8 @@ final class ShlinkSource implements ImportSource {
                     null,
                     null,
                     null,
-                    false);
+                    false,
+                    null);
         } catch (RuntimeException e) {
             return ImportRecord.unreadable(ref, Integer.toString(page), "Unreadable short URL: " + e.getMessage());
         }

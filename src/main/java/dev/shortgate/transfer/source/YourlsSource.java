@@ -98,7 +98,8 @@ final class YourlsSource implements ImportSource {
                     SourceHttp.number(link, "clicks"),
                     null,
                     null,
-                    false);
+                    false,
+                    null);
         } catch (RuntimeException e) {
             return ImportRecord.unreadable(ref, Integer.toString(start), "Unreadable link: " + e.getMessage());
         }
