@@ -240,12 +240,16 @@ public class LinkWrites {
         if (rules == null || rules.isEmpty()) {
             return delete.then();
         }
-        return delete.then(db.sql("INSERT INTO link_rules (code, rules_json, updated_at) VALUES (:code, :rules, :now)")
-                        .bind("code", code)
-                        .bind("rules", LinkRows.writeRules(rules))
-                        .bind("now", LinkRows.toDb(now))
-                        .fetch()
-                        .rowsUpdated())
+        return delete.then(insertRules(code, rules, now));
+    }
+
+    private Mono<Void> insertRules(String code, LinkRules rules, Instant now) {
+        return db.sql("INSERT INTO link_rules (code, rules_json, updated_at) VALUES (:code, :rules, :now)")
+                .bind("code", code)
+                .bind("rules", LinkRows.writeRules(rules))
+                .bind("now", LinkRows.toDb(now))
+                .fetch()
+                .rowsUpdated()
                 .then();
     }
 
@@ -256,13 +260,7 @@ public class LinkWrites {
     public Mono<Void> insertRules(List<Link> links, Instant now) {
         return Flux.fromIterable(links)
                 .filter(link -> link.rules() != null)
-                .concatMap(link -> db.sql(
-                                "INSERT INTO link_rules (code, rules_json, updated_at) VALUES (:code, :rules, :now)")
-                        .bind("code", link.code())
-                        .bind("rules", LinkRows.writeRules(link.rules()))
-                        .bind("now", LinkRows.toDb(now))
-                        .fetch()
-                        .rowsUpdated())
+                .concatMap(link -> insertRules(link.code(), link.rules(), now))
                 .then();
     }
 
