@@ -100,7 +100,9 @@ class ImportController {
     }
 
     @PostMapping(consumes = {"text/csv", MediaType.TEXT_PLAIN_VALUE})
-    @Operation(summary = "Start an import of a CSV body (Shlink's import columns or Shortgate's export)")
+    @Operation(
+            summary =
+                    "Start an import of a CSV body (Shlink's import columns or Shortgate's export, redirect rules included)")
     @ApiResponse(responseCode = "202", description = "Started (or resumed); Location names the job")
     Mono<ResponseEntity<Map<String, Object>>> startFromCsv(
             @RequestBody Flux<DataBuffer> body,

@@ -167,6 +167,42 @@ class TransferRulesTest {
         assertThat(location(target, "fine-rules", null, ANDROID)).isEqualTo("https://example.com/droid");
     }
 
+    @Test
+    void aLinkGivenAGeneratedCodeForAConflictKeepsItsRules() {
+        create(target, "https://example.com/first-holder", "held-code");
+        String csv = "shortCode,longUrl,rules\n"
+                + "held-code,https://example.com/newcomer,\"{\"\"rules\"\":[{\"\"url\"\":\"\"https://example.com/droid\"\","
+                + "\"\"conditions\"\":[{\"\"type\"\":\"\"device\"\",\"\"matchValue\"\":\"\"android\"\"}]}]}\"\n";
+        String location = target.post()
+                .uri("/api/v1/imports?onConflict=new-code")
+                .contentType(CSV)
+                .bodyValue(csv)
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .returnResult(String.class)
+                .getResponseHeaders()
+                .getLocation()
+                .toString();
+        Map<String, Object> job = TransferTest.awaitDone(target, location);
+        assertThat(result(job)).containsEntry("newCodes", 1);
+        String reason = problems(job).get(0).get("reason").toString();
+        String code = reason.substring(reason.indexOf("New code: ") + "New code: ".length())
+                .trim();
+
+        assertThat(location(target, code, null, ANDROID)).isEqualTo("https://example.com/droid");
+        assertThat(location(target, code, null, IPHONE)).isEqualTo("https://example.com/newcomer");
+        assertThat(location(target, "held-code", null, ANDROID)).isEqualTo("https://example.com/first-holder");
+        target.get()
+                .uri("/api/v1/links/" + code + "/rules")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.rules[0].url")
+                .isEqualTo("https://example.com/droid");
+    }
+
     static void create(WebTestClient web, String url, String alias) {
         web.post()
                 .uri("/api/v1/links")
