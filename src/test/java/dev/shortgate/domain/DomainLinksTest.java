@@ -200,6 +200,30 @@ class DomainLinksTest {
     }
 
     @Test
+    void aCodeMissingOnAnotherDomainIsNamedAsTypedNeverByItsStoredKey() {
+        web.get()
+                .uri("/api/v1/links/absent?domain=a.test")
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .jsonPath("$.code")
+                .isEqualTo("absent")
+                .jsonPath("$.detail")
+                .isEqualTo("No link has the code 'absent'.");
+        web.patch()
+                .uri("/api/v1/links/absent?domain=a.test")
+                .contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/changed"))
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .jsonPath("$.code")
+                .isEqualTo("absent");
+    }
+
+    @Test
     void anAliasTooLongWithItsDomainIsRefused() {
         create(Map.of("url", "https://example.com/long", "alias", "x".repeat(64), "domain", "a.test"))
                 .expectStatus()

@@ -80,7 +80,9 @@ public class LinkAccess {
         return Mono.error(() -> notFoundProblem(code));
     }
 
-    static ProblemException notFoundProblem(String code) {
+    /** 404 for a link's stored key: the problem names the code as its domain's visitors type it, never the key. */
+    static ProblemException notFoundProblem(String key) {
+        String code = DomainCodes.code(key);
         return Problem.LINK_NOT_FOUND
                 .toException("No link has the code '" + code + "'.")
                 .with("code", code);
