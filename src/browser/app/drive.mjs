@@ -1,17 +1,24 @@
 // Drives Shlink's admin UI (served from UI) against Shortgate (SERVER, key API_KEY) in headless Chromium:
 // list, create with a custom slug and tags, edit, redirect rules, visits with a chart, a visit shown live (Mercure),
-// delete the visits, the domain's redirects, delete. One screenshot per screen in SHOTS.
+// delete the visits, the domain's redirects, delete; then across two domains: create on a second domain from the
+// domain picker, filter the list by domain, that domain's visits. One screenshot per screen in SHOTS.
 // Exits non-zero on the first failed step; every wait is bounded.
+import { request as httpRequest } from 'node:http';
 import { chromium } from 'playwright-core';
 
 const { SERVER, API_KEY, UI, CHROMIUM, SHOTS } = process.env;
 const slug = `browser-${Date.now().toString(36)}`;
 const STEP_TIMEOUT = 15_000;
+// A second short domain, added through the admin API by step 14. Chromium resolves it to the app (the UI checks each
+// domain's health at http://<domain>/rest/v3/health); Node's requests name it in Host, as an ingress would pass it.
+const DOMAIN = 'second.browser.test';
+const domainSlug = `${slug}-second`;
+const server = new URL(SERVER);
 
 const browser = await chromium.launch({
   executablePath: CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
+    '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${DOMAIN} ${server.host}`],
   timeout: 60_000,
 });
 const problems = [];
@@ -51,6 +58,24 @@ try {
   };
   const api = (path, init = {}) => fetch(`${SERVER}/rest/v3${path}`,
     { ...init, headers: { 'X-Api-Key': API_KEY, 'Content-Type': 'application/json', ...init.headers } });
+  // A GET of SERVER's path with another Host header (fetch may not set Host): the status and Location.
+  const getWithHost = (host, path, headers = {}) => new Promise((resolve, reject) => {
+    const req = httpRequest({ host: server.hostname, port: server.port, path, headers: { ...headers, Host: host },
+      timeout: STEP_TIMEOUT }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, location: res.headers.location }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${host}${path} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+  const until = async (what, check) => { // polls the API (bounded) until check() answers true
+    const deadline = Date.now() + STEP_TIMEOUT;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
 
   // A link made over the API beforehand, so the list has more than the one the UI creates.
   const seeded = await api('/short-urls', { method: 'POST',
@@ -254,6 +279,70 @@ try {
     await row.waitFor({ state: 'detached' });
     const gone = await api(`/short-urls/${slug}`);
     if (gone.status !== 404) throw new Error(`after delete the server answers ${gone.status}`);
+  });
+
+  await step('14-create-on-second-domain', async () => {
+    const added = await fetch(`${SERVER}/api/v1/domains`, { method: 'POST',
+      headers: { 'X-Api-Key': API_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ domain: DOMAIN }) });
+    if (added.status !== 201) throw new Error(`adding ${DOMAIN} answered ${added.status}: ${await added.text()}`);
+    // The UI lists the domains once when it loads: load it again to see the new one in the picker.
+    await page.getByRole('link', { name: 'Create short URL' }).click();
+    await page.reload();
+    await page.getByPlaceholder('URL to be shortened').fill('https://example.com/made-on-the-second-domain');
+    await page.getByPlaceholder('Custom slug').fill(domainSlug);
+    await page.getByRole('button', { name: 'Domain', exact: true }).click();
+    await page.getByRole('menuitem', { name: DOMAIN }).click();
+    await page.getByRole('button', { name: `Domain: ${DOMAIN}` }).waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`http://${DOMAIN}/${domainSlug}`).first().waitFor();
+    const made = await (await api(`/short-urls/${domainSlug}?domain=${DOMAIN}`)).json();
+    if (made.domain !== DOMAIN || made.longUrl !== 'https://example.com/made-on-the-second-domain') {
+      throw new Error(`the link on the server: ${JSON.stringify(made)}`);
+    }
+    const onDefault = await api(`/short-urls/${domainSlug}`);
+    if (onDefault.status !== 404) throw new Error(`the default domain answers ${onDefault.status} for the code`);
+  });
+
+  await step('15-filter-by-domain', async () => {
+    await page.getByRole('link', { name: 'List short URLs' }).click();
+    await page.getByText('Seeded over the API').waitFor();
+    await page.getByRole('row').filter({ hasText: `/${domainSlug}` }).waitFor();
+    await page.getByRole('button', { name: 'All domains' }).click();
+    await page.getByRole('menuitem', { name: DOMAIN }).click();
+    await page.getByRole('button', { name: `Domain: ${DOMAIN}` }).waitFor();
+    await page.getByText('Seeded over the API').waitFor({ state: 'detached' });
+    const rows = page.getByRole('row').filter({ hasText: `http://${DOMAIN}/` });
+    await rows.filter({ hasText: `/${domainSlug}` }).waitFor();
+    const shown = page.getByRole('row').filter({ hasText: /https?:\/\// });
+    if (await shown.count() !== await rows.count()) {
+      throw new Error(`the filtered list shows links of other domains: ${await shown.allInnerTexts()}`);
+    }
+  });
+
+  await step('16-domain-visits', async () => {
+    const redirect = await getWithHost(DOMAIN, `/${domainSlug}`,
+      { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' });
+    if (redirect.status !== 302 || redirect.location !== 'https://example.com/made-on-the-second-domain') {
+      throw new Error(`a visit through Host ${DOMAIN} answered ${redirect.status} ${redirect.location}`);
+    }
+    // The default domain has no such code: its invalid-short-URL redirect (step 12), not the second domain's link.
+    const other = await getWithHost(server.host, `/${domainSlug}`);
+    if (other.location !== 'https://example.com/no-such-short-url') {
+      throw new Error(`the default domain answered ${other.status} ${other.location} for the code`);
+    }
+    await until(`the API lists the visit of ${DOMAIN}`, async () =>
+      (await (await api(`/domains/${DOMAIN}/visits`)).json()).visits.pagination.totalItems === 1);
+    await page.getByRole('link', { name: 'Manage domains' }).click();
+    const row = page.getByRole('row').filter({ hasText: DOMAIN });
+    await row.getByRole('button').last().click();
+    await page.getByText('Visit stats').click();
+    await page.getByText(`"${DOMAIN}" visits`).first().waitFor();
+    await page.getByText('Visits: 1').waitFor();
+    await page.locator('.recharts-surface').first().waitFor();
+    // The visit itself, in the list: the browser its user agent names, and the URL it asked for on that host.
+    await page.getByText('List', { exact: true }).click();
+    const visit = page.getByRole('row').filter({ hasText: `http://${DOMAIN}/${domainSlug}` });
+    await visit.getByRole('cell', { name: 'Firefox', exact: true }).waitFor();
   });
 } catch (e) {
   failed = true;

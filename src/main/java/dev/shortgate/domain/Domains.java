@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.shortgate.security.AddedDomains;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.KeyDomains;
 import dev.shortgate.system.problem.Problem;
@@ -32,7 +33,7 @@ import reactor.core.publisher.Mono;
  */
 @Component
 @NamedInterface("registry")
-public class Domains implements SmartLifecycle, KeyDomains {
+public class Domains implements SmartLifecycle, KeyDomains, AddedDomains {
 
     /** The default domain's id: it has no row, and every link made before domains existed belongs to it. */
     public static final int DEFAULT_ID = 0;
@@ -152,6 +153,15 @@ public class Domains implements SmartLifecycle, KeyDomains {
                     .with("field", "domain");
         }
         return forCreate(host).id();
+    }
+
+    /**
+     * Whether {@code host} (lower-case punycode, as the URL policy writes hosts) is one of the domains: the URL policy
+     * refuses a link to it as a self-link. A map lookup, no I/O.
+     */
+    @Override
+    public boolean contains(String host) {
+        return byHost.containsKey(host);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.shortgate.security;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import dev.shortgate.system.problem.Problem;
@@ -10,23 +11,25 @@ import dev.shortgate.system.settings.ShortgateProperties;
 import inet.ipaddr.IPAddress;
 
 /**
- * The hosts {@link UrlPolicy} refuses by name, as configured: this shortener's own (the host of
- * {@code shortgate.base-url} and {@code own-domains}), other link shorteners ({@code shortener-domains}) and denied
- * hosts ({@code deny-hosts}), each with its subdomains. Configured entries are written as {@link UrlPolicy#normalize}
+ * The hosts {@link UrlPolicy} refuses by name: this shortener's own (the host of {@code shortgate.base-url},
+ * {@code own-domains} and the short domains added at run time, {@link AddedDomains}), other link shorteners
+ * ({@code shortener-domains}) and denied hosts ({@code deny-hosts}), each with its subdomains. Configured entries are written as {@link UrlPolicy#normalize}
  * writes hosts, so a normalised host is compared as it is; an entry that is no host fails startup.
  */
 final class RefusedHosts {
 
     private final Set<String> ownHosts;
+    private final AddedDomains addedDomains;
     private final Set<String> shortenerHosts;
     private final Set<String> deniedHosts;
 
     /** Throws {@link IllegalArgumentException} for a list entry that is no host. */
-    RefusedHosts(ShortgateProperties shortgate, UrlPolicyProperties properties) {
+    RefusedHosts(ShortgateProperties shortgate, UrlPolicyProperties properties, AddedDomains addedDomains) {
         Set<String> own = new LinkedHashSet<>();
         own.add(canonicalConfiguredHost(shortgate.baseUrl().getHost(), "shortgate.base-url"));
         own.addAll(canonicalConfiguredHosts(properties.ownDomains(), "shortgate.security.url.own-domains"));
         this.ownHosts = Set.copyOf(own);
+        this.addedDomains = addedDomains;
         this.shortenerHosts =
                 canonicalConfiguredHosts(properties.shortenerDomains(), "shortgate.security.url.shortener-domains");
         this.deniedHosts = canonicalConfiguredHosts(properties.denyHosts(), "shortgate.security.url.deny-hosts");
@@ -34,33 +37,33 @@ final class RefusedHosts {
 
     /** Refuses {@code host}, as {@link UrlPolicy#normalize} writes it, when it is one of these or under one. */
     void check(String host) {
-        if (matches(host, ownHosts)) {
+        if (matches(host, ownHosts::contains) || matches(host, addedDomains::contains)) {
             throw UrlPolicy.invalid(
                     Problem.URL_SELF_LINK,
                     "url points at this shortener (" + host + "); links to short "
                             + "links are refused to prevent loops.");
         }
-        if (matches(host, shortenerHosts)) {
+        if (matches(host, shortenerHosts::contains)) {
             throw UrlPolicy.invalid(
                     Problem.URL_SHORTENER_NOT_ALLOWED,
                     "url points at another link shortener (" + host + "); shorten the final URL instead.");
         }
-        if (matches(host, deniedHosts)) {
+        if (matches(host, deniedHosts::contains)) {
             throw UrlPolicy.invalid(
                     Problem.URL_HOST_DENIED, "url points at a host that is not allowed (" + host + ").");
         }
     }
 
     /** Whether {@code host} is one of {@code domains} or a subdomain of one; IP literals match only exactly. */
-    private static boolean matches(String host, Set<String> domains) {
-        if (domains.contains(host)) {
+    private static boolean matches(String host, Predicate<String> domains) {
+        if (domains.test(host)) {
             return true;
         }
         if (host.startsWith("[") || IpLiterals.endsInANumber(host)) {
             return false;
         }
         for (int dot = host.indexOf('.'); dot >= 0; dot = host.indexOf('.', dot + 1)) {
-            if (domains.contains(host.substring(dot + 1))) {
+            if (domains.test(host.substring(dot + 1))) {
                 return true;
             }
         }

@@ -12,6 +12,7 @@ import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import inet.ipaddr.IPAddress;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Component;
@@ -31,7 +32,9 @@ import org.springframework.stereotype.Component;
  *       the cloud metadata names {@code metadata} and {@code instance-data}) or a name under {@code .localhost},
  *       {@code .local}, {@code .localdomain}, {@code .home.arpa} or {@code .internal} (such as
  *       {@code metadata.google.internal}) &mdash; unless {@code allow-private-hosts} is set;</li>
- *   <li>not this shortener, another shortener, or a denied host, nor a subdomain of one ({@link RefusedHosts});</li>
+ *   <li>not this shortener (the host of {@code shortgate.base-url}, {@code own-domains}, or any short domain added
+ *       at run time, {@link AddedDomains}), another shortener, or a denied host, nor a subdomain of one
+ *       ({@link RefusedHosts});</li>
  *   <li>no homograph: each label passes ICU's UTS #39 {@code SpoofChecker} at the highly restrictive level (no
  *       mixing of Latin with Cyrillic, Greek and the like), and no label that is not ASCII looks exactly like an
  *       ASCII one (a whole-script confusable such as Cyrillic {@code аррӏе}), unless its top-level domain is not
@@ -64,11 +67,24 @@ public class UrlPolicy {
     private final RefusedHosts refusedHosts;
     private final boolean allowPrivateHosts;
 
-    /** The policy with the given settings; throws {@link IllegalArgumentException} for a list entry that is no host. */
+    /**
+     * The policy with the given settings, refusing the short domains the domain feature holds as self-links; throws
+     * {@link IllegalArgumentException} for a list entry that is no host.
+     */
     @Autowired
-    public UrlPolicy(ShortgateProperties shortgate, UrlPolicyProperties properties) {
-        this.refusedHosts = new RefusedHosts(shortgate, properties);
+    UrlPolicy(ShortgateProperties shortgate, UrlPolicyProperties properties, ObjectProvider<AddedDomains> added) {
+        this(shortgate, properties, added.getIfAvailable(() -> AddedDomains.NONE));
+    }
+
+    /** The policy with the given settings; throws {@link IllegalArgumentException} for a list entry that is no host. */
+    public UrlPolicy(ShortgateProperties shortgate, UrlPolicyProperties properties, AddedDomains added) {
+        this.refusedHosts = new RefusedHosts(shortgate, properties, added);
         this.allowPrivateHosts = properties.allowPrivateHosts();
+    }
+
+    /** The policy with the given settings and no short domain but the configured ones. */
+    public UrlPolicy(ShortgateProperties shortgate, UrlPolicyProperties properties) {
+        this(shortgate, properties, AddedDomains.NONE);
     }
 
     /** The policy with the default {@code shortgate.security.url.*} settings. */

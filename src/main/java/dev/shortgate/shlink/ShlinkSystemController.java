@@ -65,21 +65,28 @@ class ShlinkSystemController {
 
     /**
      * Every domain with its own redirects (the default one first, then those added through {@code /api/v1/domains}),
-     * and the configured defaults, which apply where a domain has none of its own.
+     * and the configured defaults, which apply where a domain has none of its own. A key limited to one domain sees
+     * that domain only, as Shlink lists a {@code DOMAIN_SPECIFIC} key's (and nothing once its domain was removed).
      */
     @GetMapping(path = "/rest/v3/domains", produces = MediaType.APPLICATION_JSON_VALUE)
     Map<String, Object> domains(ServerWebExchange exchange) {
-        ApiPrincipal.of(exchange);
+        ApiPrincipal caller = ApiPrincipal.of(exchange);
         List<ShlinkJson.Domain> all = new ArrayList<>();
-        all.add(new ShlinkJson.Domain(
-                properties.baseUrl().getAuthority(), true, ShlinkJson.Redirects.of(redirects.stored())));
-        for (Domain other : domains.all()) {
-            if (!other.isDefault()) {
-                all.add(new ShlinkJson.Domain(
-                        other.host(),
-                        false,
-                        ShlinkJson.Redirects.of(redirects.settings(other.id()).redirects())));
+        for (Domain domain : domains.all()) {
+            if (!caller.mayUse(domain.id())) {
+                continue;
             }
+            all.add(
+                    domain.isDefault()
+                            ? new ShlinkJson.Domain(
+                                    properties.baseUrl().getAuthority(),
+                                    true,
+                                    ShlinkJson.Redirects.of(redirects.stored()))
+                            : new ShlinkJson.Domain(
+                                    domain.host(),
+                                    false,
+                                    ShlinkJson.Redirects.of(
+                                            redirects.settings(domain.id()).redirects())));
         }
         return Map.of(
                 "domains",

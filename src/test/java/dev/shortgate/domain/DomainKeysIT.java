@@ -19,7 +19,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * API keys limited to one short domain (Shlink's {@code DOMAIN_SPECIFIC} role), and {@code ?domain=} wherever a code
- * is named, on MariaDB: such a key lists and creates only on its domain, is refused with 403
+ * is named, on MariaDB: such a key lists links and domains and creates only on its domain, is refused with 403
  * {@code domain-not-allowed} for anything of another domain through Shortgate's and Shlink's APIs with no row
  * changed, and the domain query picks the right one of two links with the same code.
  */
@@ -59,6 +59,18 @@ class DomainKeysIT {
                 .isEqualTo(1)
                 .jsonPath("$.shortUrls.data[0].domain")
                 .isEqualTo("list.test");
+        key.get()
+                .uri("/rest/v3/domains")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.domains.data.length()")
+                .isEqualTo(1)
+                .jsonPath("$.domains.data[0].domain")
+                .isEqualTo("list.test")
+                .jsonPath("$.domains.data[0].isDefault")
+                .isEqualTo(false);
         refused(key.get().uri("/api/v1/links?domain=sho.rt").exchange());
         refused(key.get().uri("/rest/v3/short-urls?domain=DEFAULT").exchange());
         // a key of every domain filters the same list by domain

@@ -20,8 +20,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Two pods on MariaDB and Redis serve a.test/x and b.test/x to different URLs; what one pod creates or deletes on a
- * domain the other serves at once for that host only; links made before any domain existed keep redirecting, under
+ * Two pods on MariaDB and Redis serve a.test/x and b.test/x to different URLs; a domain added on one pod is a
+ * self-link on the other from its next reload; what one pod creates or deletes on a domain the other serves at once
+ * for that host only; links made before any domain existed keep redirecting, under
  * the very Redis key they always had.
  */
 class DomainsTwoPodsIT {
@@ -62,6 +63,15 @@ class DomainsTwoPodsIT {
                 .expectBody()
                 .jsonPath("$.domains.length()")
                 .isEqualTo(3));
+        // and its URL policy then refuses links to them as self-links, with no row written
+        long links = pods.database().queryForLong("SELECT COUNT(*) FROM link");
+        create(pods.b(), Map.of("url", "https://a.test/loop", "domain", "b.test"))
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/url-self-link");
+        assertThat(pods.database().queryForLong("SELECT COUNT(*) FROM link")).isEqualTo(links);
 
         // an unknown code on a domain, asked of pod B first, then made on pod A: B serves it at once
         redirect(pods.b(), "a.test", "/x").expectStatus().isNotFound();

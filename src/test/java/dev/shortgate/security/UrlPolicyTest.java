@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.stream.Stream;
 
 import dev.shortgate.system.problem.Problem;
@@ -168,6 +170,27 @@ class UrlPolicyTest {
         assertThat(refusal(policy, "http://sho.rt/x").problem()).isEqualTo(Problem.URL_SELF_LINK);
         assertThat(refusal(policy, "https://www.sho.rt/x").problem()).isEqualTo(Problem.URL_SELF_LINK);
         assertThat(policy.normalize("https://sho.rt.example/x")).isEqualTo("https://sho.rt.example/x");
+    }
+
+    @Test
+    void linksToAnAddedShortDomainOrItsSubdomainsAreSelfLinksAsLongAsItIsOne() {
+        Set<String> added = new CopyOnWriteArraySet<>(List.of("go.example.com", "xn--bcher-kva.example"));
+        UrlPolicy policy = new UrlPolicy(
+                new ShortgateProperties(URI.create("https://sho.rt")), UrlPolicyProperties.defaults(), added::contains);
+
+        for (String url : List.of(
+                "https://go.example.com/x",
+                "HTTP://GO.Example.COM.:8080/x",
+                "https://www.go.example.com/",
+                "https://b\u00fccher.example/x",
+                "https://xn--bcher-kva.example/x")) {
+            assertThat(refusal(policy, url).problem()).as(url).isEqualTo(Problem.URL_SELF_LINK);
+        }
+        assertThat(policy.normalize("https://example.com/x")).isEqualTo("https://example.com/x");
+        assertThat(policy.normalize("https://notgo.example.com/x")).isEqualTo("https://notgo.example.com/x");
+
+        added.remove("go.example.com");
+        assertThat(policy.normalize("https://go.example.com/x")).isEqualTo("https://go.example.com/x");
     }
 
     @Test

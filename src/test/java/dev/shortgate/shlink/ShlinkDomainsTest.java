@@ -19,8 +19,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 /**
  * Shlink's domains on the embedded H2 database: the default domain is listed with its redirects and the configured
  * defaults; editing them stores them and the traffic port applies them at once (base URL, regular 404, invalid
- * short URL); an added domain's redirects apply on its own host only; a bad edit answers a problem and changes
- * nothing; domain visits know only the default domain.
+ * short URL); an added domain's redirects apply on its own host only; a key limited to one domain lists only that
+ * domain; a bad edit answers a problem and changes nothing; domain visits know only the default domain.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -151,6 +151,44 @@ class ShlinkDomainsTest {
     }
 
     @Test
+    void aKeyLimitedToOneDomainListsOnlyThatDomainWithTheConfiguredDefaults() {
+        web.post()
+                .uri("/api/v1/domains")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("domain", "limited.example"))
+                .exchange()
+                .expectStatus()
+                .isCreated();
+        web.post()
+                .uri("/api/v1/domains")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("domain", "unlisted.example"))
+                .exchange()
+                .expectStatus()
+                .isCreated();
+        assertThat(domains()).contains("\"domain\":\"limited.example\"", "\"domain\":\"unlisted.example\"");
+
+        String listed = domains(anonymous
+                .mutate()
+                .defaultHeader("X-Api-Key", newKey("read", "Limited.Example"))
+                .build());
+        ShlinkSchemas.assertValid("v2_domains.json", "get", "200", listed);
+        assertThat(listed)
+                .contains("\"data\":[{\"domain\":\"limited.example\",\"isDefault\":false,\"redirects\":{"
+                        + "\"baseUrlRedirect\":null,\"regular404Redirect\":null,\"invalidShortUrlRedirect\":null}}]")
+                .contains("\"defaultRedirects\":{\"baseUrlRedirect\":null,\"regular404Redirect\":null,"
+                        + "\"invalidShortUrlRedirect\":\"https://fallback.example/missing\"}");
+
+        String ofDefault = domains(anonymous
+                .mutate()
+                .defaultHeader("X-Api-Key", newKey("admin", "sho.rt"))
+                .build());
+        assertThat(ofDefault)
+                .contains("\"domain\":\"sho.rt\",\"isDefault\":true")
+                .doesNotContain("limited.example", "unlisted.example");
+    }
+
+    @Test
     void aRedirectTheUrlPolicyRefusesIsInvalidData() {
         long rows = storedRows();
         patch(Map.of(
@@ -233,8 +271,26 @@ class ShlinkDomainsTest {
                 .isEqualTo("https://shlink.io/api/error/domain-not-found");
     }
 
+    private String newKey(String scope, String domain) {
+        return (String) web.post()
+                .uri("/api/v1/keys")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("name", scope + "@" + domain, "scope", scope, "domain", domain))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("key");
+    }
+
     private String domains() {
-        return web.get()
+        return domains(web);
+    }
+
+    private static String domains(WebTestClient client) {
+        return client.get()
                 .uri(API + "/domains")
                 .exchange()
                 .expectStatus()
