@@ -6,12 +6,15 @@ its own, two Shortgate jars on them, then injects each fault of issue 11 under a
 per criterion: fault, criterion, measured, PASS/FAIL. Exits 1 if any row failed. Every wait is bounded, and every
 process it started is stopped by PID on exit, however it exits. Standard library only.
 
-    python3 src/faults/faults.py [--only F1,F3,N2] [--jar target/shortgate.jar] [--base-port 19100] [--keep]
+    python3 src/faults/faults.py [--only F1,F3,N2,U1] [--jar target/shortgate.jar] [--base-port 19100]
+                                 [--upgrade-from COMMIT] [--keep]
 
 After F1-F12 it runs the network faults N1-N5 of src/faults/netns.py (issue 29): a mariadbd, a redis-server and two
 pods of their own, each on a host of its own (a Linux network namespace), with latency, loss and partitions between
 them. Where the machine does not allow network namespaces it says so in one line and skips them;
-CI_REQUIRE_NETNS=true makes that a failure.
+CI_REQUIRE_NETNS=true makes that a failure. Last, the rolling upgrade U1 of src/faults/upgrade.py (issue 26): a
+database made by the build before short domains, upgraded in place by this jar while a pod of the old build serves
+it (the old jar is built from git on the first run and kept under target/upgrade-from/).
 """
 
 import argparse
@@ -847,7 +850,7 @@ def main():
     parser.add_argument("--only", default="", help="comma list of faults to run, e.g. F1,F3 or N1,N4 or U1 (default: "
                         "F1-F12, then N1-N5 where network namespaces are allowed, then U1)")
     parser.add_argument("--jar", default=os.path.join(root, "target", "shortgate.jar"))
-    parser.add_argument("--base-port", type=int, default=19100, help="ports base..base+99 are used by F1-F12")
+    parser.add_argument("--base-port", type=int, default=19100, help="ports base..base+99 are used by F1-F12 and U1")
     parser.add_argument("--upgrade-from", default=upgrade.UPGRADE_FROM, help="U1's old build: the commit whose "
                         "database the current jar upgrades (default: main just before short domains)")
     parser.add_argument("--keep", action="store_true", help="keep the work directories (logs, data)")
