@@ -43,6 +43,7 @@ UPGRADE_FROM = "830de5c9ad2686ce858cc096af42ca622d612e66"
 
 RATE = 60           # GETs a second of the load, over every pod in the rotation
 THREADS = 4
+UNKNOWN_RATE = 4    # GETs a second of codes that do not exist (orphan visits), besides RATE
 BOTH_SECONDS = 10   # seconds the load runs on OLD and NEW together once NEW is ready
 AFTER_SECONDS = 5   # seconds the load runs on NEW alone after OLD has exited
 DOMAIN = "u1.example"
@@ -147,8 +148,9 @@ class RollingLoad:
     A GET that finds its reused connection closed before any answer (reset, broken pipe) is sent once more on a new
     connection, as an ingress does for an idempotent request; it is counted apart. Any other failure is an error."""
 
-    def __init__(self, codes, rate=RATE, threads=THREADS, limit=600):
-        self.codes, self.rate, self.threads, self.limit = codes, rate, threads, limit
+    def __init__(self, codes, unknown, rate=RATE, threads=THREADS, unknown_rate=UNKNOWN_RATE, limit=600):
+        self.codes, self.unknown, self.rate, self.threads, self.limit = codes, unknown, rate, threads, limit
+        self.unknown_rate = unknown_rate
         self.rotation = []
         self.answers = []
         self.errors = []
@@ -165,13 +167,17 @@ class RollingLoad:
 
     def start(self):
         for i in range(self.threads):
-            worker = threading.Thread(target=self.run, args=(i,), daemon=True)
+            worker = threading.Thread(target=self.run, args=(i, self.codes, self.threads, self.threads / self.rate),
+                                      daemon=True)
             worker.start()
             self.workers.append(worker)
+        # One more thread asks for codes that do not exist: orphan visits, written by both builds as it migrates.
+        worker = threading.Thread(target=self.run, args=(0, self.unknown, 1, 1 / self.unknown_rate), daemon=True)
+        worker.start()
+        self.workers.append(worker)
         return self
 
-    def run(self, index):
-        period = self.threads / self.rate
+    def run(self, index, codes, stride, period):
         connections = {}
         next_at = time.monotonic()
         deadline = next_at + self.limit
@@ -181,14 +187,14 @@ class RollingLoad:
             pause = next_at - time.monotonic()
             if pause > 0:
                 time.sleep(pause)
-            code = self.codes[n % len(self.codes)]
-            n += self.threads
+            code = codes[n % len(codes)]
+            n += stride
             retried = False
             for attempt in range(3):
                 rotation = self.rotation
                 if not rotation:
                     break
-                pod = rotation[(n // self.threads + attempt) % len(rotation)]
+                pod = rotation[(n // stride + attempt) % len(rotation)]
                 connection = connections.get(pod.name)
                 reused = connection is not None
                 if not reused:
@@ -234,9 +240,10 @@ class RollingLoad:
             worker.join(15)
         return self
 
-    def count(self, pod=None, since=None, until=None, status=None):
-        return sum(1 for t, p, _, s, _ in self.answers if (pod is None or p == pod) and (status is None or s == status)
-                   and (since is None or t >= since) and (until is None or t <= until))
+    def count(self, pod=None, since=None, until=None, status=None, codes=None):
+        return sum(1 for t, p, c, s, _ in self.answers if (pod is None or p == pod) and (status is None or s == status)
+                   and (since is None or t >= since) and (until is None or t <= until)
+                   and (codes is None or c in codes))
 
 
 # ------------------------------------------------------------------------------------------------------ U1
@@ -299,6 +306,13 @@ def visit(pod, codes, times):
     return found
 
 
+def orphan_total(pod):
+    status, _, text = call(pod, "GET", "/api/v1/visits/orphan?limit=1")
+    if status != 200:
+        raise RuntimeError(f"orphan visits on {pod.name} answered {status}: {text}")
+    return json.loads(text)["totals"]["total"]
+
+
 def migration_from_log(pod):
     """(migrations applied, version now, seconds) from Flyway's log line, or None."""
     match = MIGRATED.search(pod.log_text())
@@ -327,15 +341,25 @@ def u1_rolling_upgrade(ctx):
                                 30, 0.5)
     if not rows or not counted or not sketched:
         raise RuntimeError("the old pod's visits did not reach the database in 30 s")
+    # Orphan visits: GETs of codes that do not exist, and of the base URL.
+    unknown = [f"u1-none-{i}" for i in range(5)]
+    orphan_statuses = [call(old, "GET", path)[0] for path in ["/" + c for c in unknown] + ["/", "/"]]
+    if set(orphan_statuses) != {404}:
+        raise RuntimeError(f"the old pod answered {orphan_statuses} for codes that do not exist and for /")
+    old_orphans = suite.wait_until(lambda: (lambda n: n if n >= len(orphan_statuses) else None)(orphan_total(old)),
+                                   30, 0.5)
+    if not old_orphans:
+        raise RuntimeError("the old pod's orphan visits were not counted in 30 s")
     old_stats = {code: stats(old, code) for code in codes}
     old_raw = {code: raw_visits(old, code) for code in quiet}
     tables = {t: mariadb.count(f"SELECT COUNT(*) FROM {t}") for t in ("link", "visit", "link_stats",
-                                                                         "visit_dim_stats", "visit_sketch")}
+                                                                         "visit_dim_stats", "visit_sketch",
+                                                                         "orphan_visit")}
     suite.log(f"U1: the old database holds {tables}")
     versions_before = set(mariadb.sql("SELECT version FROM flyway_schema_history WHERE version IS NOT NULL",
                                       "shortgate").split())
 
-    load = RollingLoad(loaded)
+    load = RollingLoad(loaded, unknown)
     load.add(old)
     load.start()
     time.sleep(3)
@@ -362,7 +386,7 @@ def u1_rolling_upgrade(ctx):
     load.stop()
 
     # --- the answers under the load
-    answers = load.answers
+    answers = [a for a in load.answers if a[2] in links]
     non_302 = [a for a in answers if a[3] != 302]
     wrong = [a for a in answers if a[3] == 302 and a[4] != links[a[2]]]
     statuses = {}
@@ -374,13 +398,15 @@ def u1_rolling_upgrade(ctx):
         suite.log(f"U1: a GET of {code} on {pod} failed at {clock(t)}: {error}")
     for t, pod, code, error in load.retried[:10]:
         suite.log(f"U1: a GET of {code} found its connection to {pod} closed at {clock(t)} and went again: {error}")
-    during = load.count(pod="old", since=new_started, until=new_ready)
+    during = load.count(pod="old", since=new_started, until=new_ready, codes=links)
     suite.record("U1", "0 non-302 answers for existing codes on either pod, old build to new (0 cut requests)",
-                 f"{len(answers)} GETs (old {load.count(pod='old')}, new {load.count(pod='new')}): "
+                 f"{len(answers)} GETs (old {load.count(pod='old', codes=links)}, new "
+                 f"{load.count(pod='new', codes=links)}): "
                  f"{len(non_302)} non-302{' ' + str(statuses) if statuses else ''}, {len(wrong)} wrong Location, "
                  f"{len(load.errors)} errors; {load.refused.get('old', 0)} refused connects to old after its drain, "
                  f"{len(load.retried)} sent again after an idle keep-alive close",
-                 answers and not non_302 and not wrong and not load.errors and load.count(pod="new") > 0)
+                 answers and not non_302 and not wrong and not load.errors
+                 and load.count(pod="new", codes=links) > 0)
     migrated = migration_from_log(new)
     new_versions = migrations(new.jar) - migrations(old.jar)
     suite.record("U1", "the new pod migrates the database while the old one serves",
@@ -388,7 +414,7 @@ def u1_rolling_upgrade(ctx):
                   f"log); new pod ready {new_ready - new_started:.0f} s after its start; old pod answered {during} "
                   f"GETs meanwhile" if migrated else "no 'Successfully applied' line in the new pod's log"),
                  migrated is not None and migrated[0] == len(new_versions) and during > 0
-                 and load.count(pod="old", since=new_started, until=new_ready, status=302) == during)
+                 and load.count(pod="old", since=new_started, until=new_ready, status=302, codes=links) == during)
     history = mariadb.sql("SELECT version, success FROM flyway_schema_history WHERE version IS NOT NULL",
                           "shortgate")
     applied = dict(line.split("\t") for line in history.splitlines())
@@ -429,6 +455,17 @@ def u1_rolling_upgrade(ctx):
                  f"top lists), raw visits listed {sum(new_raw.values())}/{sum(old_raw.values())}; loaded codes' "
                  f"totals {new_totals} = {expected_totals} before + 302s under the load",
                  len(same) == len(quiet) and new_raw == old_raw and bool(totals_ok))
+    orphan_answers = [a for a in load.answers if a[2] in unknown]
+    orphan_404 = sum(1 for a in orphan_answers if a[3] == 404)
+    expected_orphans = old_orphans + orphan_404
+    orphans_ok = suite.wait_until(lambda: orphan_total(new) == expected_orphans
+                                  and mariadb.count("SELECT COUNT(*) FROM orphan_visit") == expected_orphans, 20, 1)
+    suite.record("U1", "orphan visits made before and during the upgrade (both builds writing) counted by the new pod",
+                 f"{old_orphans} before; under the load {len(orphan_answers)} GETs of unknown codes (old "
+                 f"{sum(1 for a in orphan_answers if a[1] == 'old')}, new "
+                 f"{sum(1 for a in orphan_answers if a[1] == 'new')}), {orphan_404} answered 404; new pod's total "
+                 f"{orphan_total(new)}, raw rows {mariadb.count('SELECT COUNT(*) FROM orphan_visit')}, expected "
+                 f"{expected_orphans}", bool(orphans_ok) and orphan_404 == len(orphan_answers) > 0)
 
     # --- every existing code, then a domain added after the upgrade
     served = []
