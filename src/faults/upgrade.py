@@ -24,6 +24,7 @@ old link on the default domain, to another URL), and the Flyway history. One tab
     python3 src/faults/faults.py --only U1 [--upgrade-from COMMIT] [--keep]
 """
 
+import datetime
 import http.client
 import json
 import os
@@ -314,12 +315,22 @@ def orphan_total(pod):
 
 
 def migration_from_log(pod):
-    """(migrations applied, version now, seconds) from Flyway's log line, or None."""
-    match = MIGRATED.search(pod.log_text())
+    """(migrations applied, version now, seconds, first migration's start, end) from Flyway's log lines, or None;
+    the start and end are epoch seconds from the lines' timestamps (None where a line has none)."""
+    text = pod.log_text()
+    match = MIGRATED.search(text)
     if not match:
         return None
     count, version, minutes, seconds, fraction = match.groups()
-    return int(count), version, int(minutes) * 60 + int(seconds) + float("0." + fraction)
+    return (int(count), version, int(minutes) * 60 + int(seconds) + float("0." + fraction),
+            logged_at(text, "Migrating schema"), logged_at(text, "Successfully applied"))
+
+
+def logged_at(text, words):
+    """When the first log line holding `words` was written (Spring Boot's ISO timestamp), or None."""
+    line = next((line for line in text.splitlines() if words in line), "")
+    match = re.match(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d))", line)
+    return datetime.datetime.fromisoformat(match.group(1).replace("Z", "+00:00")).timestamp() if match else None
 
 
 def u1_rolling_upgrade(ctx):
@@ -399,6 +410,14 @@ def u1_rolling_upgrade(ctx):
     for t, pod, code, error in load.retried[:10]:
         suite.log(f"U1: a GET of {code} found its connection to {pod} closed at {clock(t)} and went again: {error}")
     during = load.count(pod="old", since=new_started, until=new_ready, codes=links)
+    migrated = migration_from_log(new)
+    window = ""
+    if migrated and migrated[3] and migrated[4]:
+        # The old pod's answers while Flyway changed the schema (by the log's clock, to the millisecond).
+        in_migration = load.count(pod="old", since=migrated[3], until=migrated[4], codes=links)
+        in_migration_302 = load.count(pod="old", since=migrated[3], until=migrated[4], codes=links, status=302)
+        window = (f", {in_migration_302}/{in_migration} of them 302 within the {migrated[4] - migrated[3]:.3f} s "
+                  "from the first 'Migrating schema' line to 'Successfully applied'")
     suite.record("U1", "0 non-302 answers for existing codes on either pod, old build to new (0 cut requests)",
                  f"{len(answers)} GETs (old {load.count(pod='old', codes=links)}, new "
                  f"{load.count(pod='new', codes=links)}): "
@@ -407,12 +426,11 @@ def u1_rolling_upgrade(ctx):
                  f"{len(load.retried)} sent again after an idle keep-alive close",
                  answers and not non_302 and not wrong and not load.errors
                  and load.count(pod="new", codes=links) > 0)
-    migrated = migration_from_log(new)
     new_versions = migrations(new.jar) - migrations(old.jar)
     suite.record("U1", "the new pod migrates the database while the old one serves",
                  (f"Flyway applied {migrated[0]} migrations (now v{migrated[1]}) in {migrated[2]:.3f} s (new pod's "
                   f"log); new pod ready {new_ready - new_started:.0f} s after its start; old pod answered {during} "
-                  f"GETs meanwhile" if migrated else "no 'Successfully applied' line in the new pod's log"),
+                  f"GETs meanwhile{window}" if migrated else "no 'Successfully applied' line in the new pod's log"),
                  migrated is not None and migrated[0] == len(new_versions) and during > 0
                  and load.count(pod="old", since=new_started, until=new_ready, status=302, codes=links) == during)
     history = mariadb.sql("SELECT version, success FROM flyway_schema_history WHERE version IS NOT NULL",
