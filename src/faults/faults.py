@@ -6,12 +6,15 @@ its own, two Shortgate jars on them, then injects each fault of issue 11 under a
 per criterion: fault, criterion, measured, PASS/FAIL. Exits 1 if any row failed. Every wait is bounded, and every
 process it started is stopped by PID on exit, however it exits. Standard library only.
 
-    python3 src/faults/faults.py [--only F1,F3,N2] [--jar target/shortgate.jar] [--base-port 19100] [--keep]
+    python3 src/faults/faults.py [--only F1,F3,N2,U1] [--jar target/shortgate.jar] [--base-port 19100]
+                                 [--upgrade-from COMMIT] [--keep]
 
 After F1-F12 it runs the network faults N1-N5 of src/faults/netns.py (issue 29): a mariadbd, a redis-server and two
 pods of their own, each on a host of its own (a Linux network namespace), with latency, loss and partitions between
 them. Where the machine does not allow network namespaces it says so in one line and skips them;
-CI_REQUIRE_NETNS=true makes that a failure.
+CI_REQUIRE_NETNS=true makes that a failure. Last, the rolling upgrade U1 of src/faults/upgrade.py (issue 26): a
+database made by the build before short domains, upgraded in place by this jar while a pod of the old build serves
+it (the old jar is built from git on the first run and kept under target/upgrade-from/).
 """
 
 import argparse
@@ -840,21 +843,26 @@ def run_process_faults(args, faults):
 
 def main():
     import netns  # src/faults/netns.py: the network faults N1-N5
+    import upgrade  # src/faults/upgrade.py: the rolling upgrade U1
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", default="", help="comma list of faults to run, e.g. F1,F3 or N1,N4 (default: "
-                        "F1-F12, then N1-N5 where network namespaces are allowed)")
+    parser.add_argument("--only", default="", help="comma list of faults to run, e.g. F1,F3 or N1,N4 or U1 (default: "
+                        "F1-F12, then N1-N5 where network namespaces are allowed, then U1)")
     parser.add_argument("--jar", default=os.path.join(root, "target", "shortgate.jar"))
-    parser.add_argument("--base-port", type=int, default=19100, help="ports base..base+99 are used by F1-F12")
+    parser.add_argument("--base-port", type=int, default=19100, help="ports base..base+99 are used by F1-F12 and U1")
+    parser.add_argument("--upgrade-from", default=upgrade.UPGRADE_FROM, help="U1's old build: the commit whose "
+                        "database the current jar upgrades (default: main just before short domains)")
     parser.add_argument("--keep", action="store_true", help="keep the work directories (logs, data)")
     args = parser.parse_args()
     only = {f.strip().upper() for f in args.only.split(",") if f.strip()}
-    unknown = only - {name for name, _ in FAULTS} - set(netns.FAULTS)
+    unknown = only - {name for name, _ in FAULTS} - set(netns.FAULTS) - set(upgrade.FAULTS)
     if unknown:
-        parser.error(f"unknown fault(s) {', '.join(sorted(unknown))}; known: F1-F12, {', '.join(netns.FAULTS)}")
+        parser.error(f"unknown fault(s) {', '.join(sorted(unknown))}; known: F1-F12, {', '.join(netns.FAULTS)}, "
+                     f"{', '.join(upgrade.FAULTS)}")
     process_faults = [(name, fault) for name, fault in FAULTS if not only or name in only]
     network_faults = [name for name in netns.FAULTS if not only or name in only]
+    upgrade_faults = [name for name in upgrade.FAULTS if not only or name in only]
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
@@ -865,13 +873,15 @@ def main():
             run_process_faults(args, process_faults)
         if network_faults:
             network_missing = not netns.run(sys.modules[__name__], network_faults, args)
+        if upgrade_faults:
+            upgrade.run(sys.modules[__name__], upgrade_faults, args)
     finally:
         print_table()
         stop_all()
     if network_missing and os.environ.get("CI_REQUIRE_NETNS", "").lower() == "true":
         return 1
     if not results:
-        return 0 if network_missing and not process_faults else 1
+        return 0 if network_missing and not process_faults and not upgrade_faults else 1
     return 0 if all(passed for *_, passed in results) else 1
 
 

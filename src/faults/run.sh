@@ -4,9 +4,12 @@
 # table fault / criterion / measured / result. Then the network faults N1-N5 (issue 29, src/faults/netns.py): the
 # same kind of servers and jars, each on a host of its own (a network namespace), with latency, loss and partitions
 # between them; skipped in one line where the machine does not allow namespaces (CI_REQUIRE_NETNS=true fails then).
-# Exits non-zero if any criterion fails. See docs/resilience.md.
+# Last the rolling upgrade U1 (issue 26, src/faults/upgrade.py): a database of the build before short domains
+# upgraded in place by this jar while the old build serves it; the old jar is built from git (the pinned commit must
+# be in this clone) and cached under target/upgrade-from/. Exits non-zero if any criterion fails. See
+# docs/resilience.md.
 #
-#   src/faults/run.sh [--only F1,F3,N2] [--base-port 19100] [--keep]
+#   src/faults/run.sh [--only F1,F3,N2,U1] [--base-port 19100] [--upgrade-from COMMIT] [--keep]
 #
 # Needs the packaged jar (target/shortgate.jar; built here when missing), mariadbd, mariadb-install-db,
 # redis-server, redis-cli, java and python3; the network faults also need root, iproute2, iptables and wrk. Every
