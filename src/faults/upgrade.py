@@ -67,10 +67,18 @@ suite = None  # the fault suite's module (faults.py): its servers, pods, client 
 
 def old_jar(root, commit):
     """The old build's jar, from the cache or built now: (path, seconds spent building, 0 when cached)."""
-    full = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], cwd=root,
-                          capture_output=True, text=True).stdout.strip()
+    def resolve():
+        return subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], cwd=root,
+                              capture_output=True, text=True).stdout.strip()
+
+    full = resolve()
     if not full:
-        raise RuntimeError(f"commit {commit} is not in this clone (a shallow clone? fetch its history)")
+        # a shallow clone: fetch that one commit from where the clone came from (a full commit id is asked for)
+        suite.log(f"U1: commit {commit} is not in this clone; fetching it from origin")
+        subprocess.run(["git", "fetch", "--quiet", "--depth=1", "origin", commit], cwd=root, timeout=300)
+        full = resolve()
+    if not full:
+        raise RuntimeError(f"commit {commit} is not in this clone and origin did not give it (fetch its history)")
     cache = os.path.join(root, "target", "upgrade-from", full)
     jar = os.path.join(cache, "shortgate.jar")
     if os.path.isfile(jar):
