@@ -313,16 +313,18 @@ final class Redirects {
         }
         ProblemException limited = rateLimiter.notFoundLimited(ClientIpResolver.rateLimitKey(request.clientIp()));
         if (limited == null) {
+            int domainId = domainId(request);
             if (request.get()) {
                 visits.recordOrphan(
                         OrphanVisitType.INVALID_SHORT_URL,
+                        domainId,
                         request.code(),
                         request.rawQuery(),
                         request.clientIp(),
                         request.userAgent(),
                         request.referer());
             }
-            String target = notFound.effective(domainId(request)).invalidShortUrl();
+            String target = notFound.effective(domainId).invalidShortUrl();
             if (target != null) {
                 record(request, start, tier, Outcome.NOT_FOUND);
                 return notFoundRedirect(target);
