@@ -39,7 +39,7 @@ class RedirectRoutes {
 
     @Bean
     RedirectsByDomain redirectsByDomain(Domains domains, MeterRegistry registry) {
-        return new RedirectsByDomain(domains, registry);
+        return RedirectsByDomain.of(domains, registry);
     }
 
     @Bean

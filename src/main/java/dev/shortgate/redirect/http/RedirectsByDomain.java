@@ -57,10 +57,17 @@ final class RedirectsByDomain {
         this.table = null;
     }
 
-    RedirectsByDomain(Domains domains, MeterRegistry registry) {
+    /** Meters the domains of {@code domains}, and follows its changes. */
+    static RedirectsByDomain of(Domains domains, MeterRegistry registry) {
+        RedirectsByDomain byDomain = new RedirectsByDomain(domains.metricDomains(), registry);
+        domains.onChange(byDomain::meter);
+        return byDomain;
+    }
+
+    /** @param limit how many domains have a tag of their own, the default one included */
+    RedirectsByDomain(int limit, MeterRegistry registry) {
         this.registry = registry;
-        this.limit = domains.metricDomains();
-        domains.onChange(this::meter);
+        this.limit = limit;
     }
 
     /** Counts a redirect of the domain with this id ({@link Redirects#domainId}). */
@@ -74,8 +81,12 @@ final class RedirectsByDomain {
         }
     }
 
-    /** Registers the counters of the metered domains (and {@code other} when some are not), and removes the rest. */
-    private synchronized void meter(List<Domain> all) {
+    /**
+     * Registers the counters of the metered domains (and {@code other} when some are not), and removes the rest.
+     *
+     * @param all every domain, the default one first, then by id ({@link Domains#all()})
+     */
+    synchronized void meter(List<Domain> all) {
         Map<String, Counter> kept = new HashMap<>();
         List<Domain> metered = all.subList(0, Math.min(limit, all.size())); // the default domain first, by id
         Counter defaultDomain = null;
