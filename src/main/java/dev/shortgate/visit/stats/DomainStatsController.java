@@ -16,6 +16,7 @@ import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.visit.orphan.OrphanVisits;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -71,6 +72,11 @@ class DomainStatsController {
         this.clock = clock;
     }
 
+    @Operation(
+            summary = "Visits and orphan visits per short domain",
+            description = "Each domain's link visits and orphan visits (unknown codes, the base URL, other 404s) over"
+                    + " a UTC date range of at most 366 days, bots apart, exact (from the daily counts). Every domain,"
+                    + " the default one first, or one with domain; a key limited to one domain sees its own.")
     @GetMapping(path = "/api/v1/visits/domains", produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<DomainStats> byDomain(
             @Parameter(description = "First UTC day, YYYY-MM-DD; default: 29 days before to")
