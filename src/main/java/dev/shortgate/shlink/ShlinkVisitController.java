@@ -161,6 +161,9 @@ class ShlinkVisitController {
                     ShlinkParams.date(params, "endDate", true),
                     ShlinkParams.flag(params, "excludeBots"));
             String domain = params.getFirst("domain");
+            if (domain != null && domain.isBlank()) {
+                domain = null; // no filter, as Shlink
+            }
             Domain named = domain == null && !caller.isDomainLimited()
                     ? null
                     : ShlinkDomains.resolve(domain, caller, domains, properties).orElse(null);

@@ -72,7 +72,9 @@ public enum OrphanVisitType {
         }
         int tilde = key.indexOf(TALLY_KEY_DOMAIN);
         for (OrphanVisitType type : values()) {
-            if (tilde < 0 ? type.tallyKey.equals(key) : key.startsWith(type.tallyKey) && tilde == type.tallyKey.length()) {
+            if (tilde < 0
+                    ? type.tallyKey.equals(key)
+                    : key.startsWith(type.tallyKey) && tilde == type.tallyKey.length()) {
                 return type;
             }
         }

@@ -96,8 +96,7 @@ class DomainKeysTest {
                 .expectBody()
                 .jsonPath("$.domain")
                 .isEqualTo("brand.example");
-        for (String path :
-                List.of("/api/v1/keys", "/api/v1/domains", "/rest/v3/mercure-info")) {
+        for (String path : List.of("/api/v1/keys", "/api/v1/domains", "/rest/v3/mercure-info")) {
             key.get()
                     .uri(path)
                     .exchange()

@@ -46,12 +46,17 @@ class OrphanVisitDomainsIT {
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(count("SELECT COUNT(*) FROM orphan_visit")).isEqualTo(8);
-            assertThat(count("SELECT COALESCE(SUM(visits), 0) FROM orphan_visit_stats")).isEqualTo(8);
-            assertThat(count("SELECT COALESCE(SUM(visits), 0) FROM orphan_visit_domain_stats")).isEqualTo(4);
+            assertThat(count("SELECT COALESCE(SUM(visits), 0) FROM orphan_visit_stats"))
+                    .isEqualTo(8);
+            assertThat(count("SELECT COALESCE(SUM(visits), 0) FROM orphan_visit_domain_stats"))
+                    .isEqualTo(4);
         });
-        assertThat(count("SELECT COUNT(*) FROM orphan_visit WHERE domain_id = " + one)).isEqualTo(4);
-        assertThat(count("SELECT COUNT(*) FROM orphan_visit WHERE domain_id = 0")).isEqualTo(4);
-        assertThat(count("SELECT COUNT(DISTINCT domain_id) FROM orphan_visit_domain_stats")).isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM orphan_visit WHERE domain_id = " + one))
+                .isEqualTo(4);
+        assertThat(count("SELECT COUNT(*) FROM orphan_visit WHERE domain_id = 0"))
+                .isEqualTo(4);
+        assertThat(count("SELECT COUNT(DISTINCT domain_id) FROM orphan_visit_domain_stats"))
+                .isEqualTo(1);
         assertThat(count("SELECT visits FROM orphan_visit_domain_stats WHERE domain_id = " + one + " AND type = 2"))
                 .isEqualTo(2); // base_url
         assertThat(count("SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE()"
@@ -149,10 +154,9 @@ class OrphanVisitDomainsIT {
 
     private static void awaitKnownOnBothPods(String host) {
         for (RunningApp pod : List.of(pods.a(), pods.b())) {
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> pod.bean(dev.shortgate.domain.Domains.class)
-                            .find(host)
-                            .isPresent());
+            await().atMost(Duration.ofSeconds(10)).until(() -> pod.bean(dev.shortgate.domain.Domains.class)
+                    .find(host)
+                    .isPresent());
         }
     }
 
@@ -161,7 +165,8 @@ class OrphanVisitDomainsIT {
     }
 
     private static int addDomain(String host) {
-        pods.a().web()
+        pods.a()
+                .web()
                 .post()
                 .uri("/api/v1/domains")
                 .contentType(MediaType.APPLICATION_JSON)
@@ -173,7 +178,8 @@ class OrphanVisitDomainsIT {
     }
 
     private static void create(Map<String, Object> body) {
-        pods.a().web()
+        pods.a()
+                .web()
                 .post()
                 .uri("/api/v1/links")
                 .contentType(MediaType.APPLICATION_JSON)

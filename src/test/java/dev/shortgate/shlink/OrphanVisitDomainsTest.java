@@ -53,7 +53,8 @@ class OrphanVisitDomainsTest {
     @Autowired
     void client(WebTestClient client) {
         admin = client.mutate().defaultHeader("X-Api-Key", KEY).build();
-        anonymous = client.mutate().defaultHeader(HttpHeaders.USER_AGENT, CHROME).build();
+        anonymous =
+                client.mutate().defaultHeader(HttpHeaders.USER_AGENT, CHROME).build();
     }
 
     @BeforeEach
@@ -159,7 +160,10 @@ class OrphanVisitDomainsTest {
                 .getResponseBody();
         ShlinkSchemas.assertValid("v2_visits_orphan.json", "get", "200", shlink);
         assertThat(shlink)
-                .contains("\"totalItems\":2", "\"visitedUrl\":\"https://c.test/mine\"", "\"visitedUrl\":\"https://c.test/\"")
+                .contains(
+                        "\"totalItems\":2",
+                        "\"visitedUrl\":\"https://c.test/mine\"",
+                        "\"visitedUrl\":\"https://c.test/\"")
                 .doesNotContain("mine-not");
         key.get()
                 .uri("/rest/v3/visits")
@@ -169,7 +173,11 @@ class OrphanVisitDomainsTest {
                 .expectBody()
                 .jsonPath("$.visits.orphanVisits.total")
                 .isEqualTo(2);
-        key.get().uri("/rest/v3/visits/orphan?domain=DEFAULT").exchange().expectStatus().isForbidden();
+        key.get()
+                .uri("/rest/v3/visits/orphan?domain=DEFAULT")
+                .exchange()
+                .expectStatus()
+                .isForbidden();
     }
 
     @Test
@@ -268,7 +276,11 @@ class OrphanVisitDomainsTest {
                 .isEqualTo(List.of("b.test"))
                 .jsonPath("$.domains[0].visits.total")
                 .isEqualTo(2);
-        key.get().uri("/api/v1/visits/domains?domain=c.test").exchange().expectStatus().isForbidden();
+        key.get()
+                .uri("/api/v1/visits/domains?domain=c.test")
+                .exchange()
+                .expectStatus()
+                .isForbidden();
         admin.get()
                 .uri("/api/v1/visits/domains?from=2025-02-01&to=2025-01-01")
                 .exchange()
@@ -277,7 +289,12 @@ class OrphanVisitDomainsTest {
     }
 
     private StatusAssertions visit(String host, String path) {
-        return anonymous.get().uri(path).header(HttpHeaders.HOST, host).exchange().expectStatus();
+        return anonymous
+                .get()
+                .uri(path)
+                .header(HttpHeaders.HOST, host)
+                .exchange()
+                .expectStatus();
     }
 
     private void awaitOrphans(long total) {
@@ -294,7 +311,9 @@ class OrphanVisitDomainsTest {
     }
 
     private double redirects(String domain) {
-        var counter = registry.find("shortgate.domain.redirects").tag("domain", domain).counter();
+        var counter = registry.find("shortgate.domain.redirects")
+                .tag("domain", domain)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 

@@ -175,7 +175,8 @@ final class VisitIntake {
                 tally.add(orphan.tallyKey(domainId), day, agent, null, null, null);
                 orphansCounted.increment();
             }
-            RawVisit raw = new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery, redirectUrl, domainId);
+            RawVisit raw =
+                    new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery, redirectUrl, domainId);
             buffer.offer(raw);
             tap.visited(raw);
         } catch (RuntimeException e) {

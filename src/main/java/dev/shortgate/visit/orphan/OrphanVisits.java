@@ -45,8 +45,7 @@ public class OrphanVisits {
      * @param domainId the short domain the request's host picked (0: the default domain, and every orphan visit
      *                 recorded before domains were)
      */
-    public record Row(
-            byte[] id, OrphanVisitType type, String path, Instant visitedAt, Visitor visitor, int domainId) {
+    public record Row(byte[] id, OrphanVisitType type, String path, Instant visitedAt, Visitor visitor, int domainId) {
 
         /** The id in its 16-character form (a cursor for {@link #after}). */
         public String idText() {
@@ -124,8 +123,10 @@ public class OrphanVisits {
             return sum("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bot_visits "
                     + "FROM orphan_visit_domain_stats WHERE domain_id = " + domainId);
         }
-        return Mono.zip(totals(), sum("SELECT COALESCE(SUM(visits), 0) AS visits, "
-                        + "COALESCE(SUM(bot_visits), 0) AS bot_visits FROM orphan_visit_domain_stats"))
+        return Mono.zip(
+                        totals(),
+                        sum("SELECT COALESCE(SUM(visits), 0) AS visits, "
+                                + "COALESCE(SUM(bot_visits), 0) AS bot_visits FROM orphan_visit_domain_stats"))
                 .map(both -> new Totals(
                         both.getT1().visits() - both.getT2().visits(),
                         both.getT1().botVisits() - both.getT2().botVisits()));
@@ -137,7 +138,8 @@ public class OrphanVisits {
      * others'.
      */
     public Mono<Map<Integer, Totals>> totalsByDomain(LocalDate from, LocalDate to) {
-        Mono<Totals> all = sum("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS "
+        Mono<Totals> all = sum(
+                "SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS "
                         + "bot_visits FROM orphan_visit_stats WHERE stat_date BETWEEN :from AND :to",
                 from,
                 to);
@@ -169,7 +171,11 @@ public class OrphanVisits {
     }
 
     private Mono<Totals> sum(String sql, LocalDate from, LocalDate to) {
-        return db.sql(sql).bind("from", from).bind("to", to).map(OrphanVisits::totalsOf).one();
+        return db.sql(sql)
+                .bind("from", from)
+                .bind("to", to)
+                .map(OrphanVisits::totalsOf)
+                .one();
     }
 
     private static Totals totalsOf(Readable row) {

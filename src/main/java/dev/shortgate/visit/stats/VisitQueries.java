@@ -14,8 +14,8 @@ import java.util.Set;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.shortgate.domain.DomainCodes;
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.system.database.LinkTables;
 import dev.shortgate.visit.Dimension;
 import dev.shortgate.visit.Visit;

@@ -581,7 +581,9 @@ class VisitRecorderTest {
                         tuple(0, OrphanVisitType.BASE_URL, 1L, 0L),
                         tuple(7, OrphanVisitType.INVALID_SHORT_URL, 2L, 1L),
                         tuple(12, OrphanVisitType.BASE_URL, 1L, 0L));
-        assertThat(written).flatExtracting(batch -> batch).extracting(RawVisit::domainId)
+        assertThat(written)
+                .flatExtracting(batch -> batch)
+                .extracting(RawVisit::domainId)
                 .containsExactly(0, 7, 7, 12, 0);
     }
 
