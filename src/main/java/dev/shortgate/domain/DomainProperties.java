@@ -2,7 +2,9 @@ package dev.shortgate.domain;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -16,12 +18,17 @@ import org.springframework.validation.annotation.Validated;
  * @param unknownHost     what a redirect whose host is none of the domains gets, once any domain besides the
  *                        default one exists: {@code default} serves it as the default domain, {@code refuse} answers
  *                        404 without a lookup
+ * @param metricDomains   how many domains get a {@code domain} tag of their own on
+ *                        {@code shortgate.domain.redirects}: the default domain and the first ones added, up to this
+ *                        many in all; the redirects of any other count as {@code other}, so a pod publishes at most
+ *                        this many series plus one however many domains there are
  */
 @ConfigurationProperties("shortgate.domains")
 @Validated
 record DomainProperties(
         @NotNull @DefaultValue("5s") Duration refreshInterval,
-        @NotNull @DefaultValue("default") UnknownHost unknownHost) {
+        @NotNull @DefaultValue("default") UnknownHost unknownHost,
+        @Positive @Max(100) @DefaultValue("20") int metricDomains) {
 
     /** What a redirect for a host that is none of the domains gets. */
     enum UnknownHost {

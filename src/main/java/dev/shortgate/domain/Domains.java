@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import dev.shortgate.security.AddedDomains;
 import dev.shortgate.security.ApiPrincipal;
@@ -49,6 +51,7 @@ public class Domains implements SmartLifecycle, KeyDomains, AddedDomains {
     private final Domain defaultDomain;
     private final boolean refuseUnknown;
     private volatile Map<String, Domain> byHost;
+    private final List<Consumer<List<Domain>>> listeners = new CopyOnWriteArrayList<>();
     private Disposable task;
 
     Domains(DomainStore store, DomainProperties properties, ShortgateProperties shortgate, Clock clock) {
@@ -286,13 +289,35 @@ public class Domains implements SmartLifecycle, KeyDomains, AddedDomains {
         return store.all().collectList().doOnNext(this::replace).then();
     }
 
-    private void replace(List<Domain> rows) {
+    private synchronized void replace(List<Domain> rows) {
         Map<String, Domain> next = new LinkedHashMap<>();
         next.put(defaultDomain.host(), defaultDomain);
         for (Domain row : rows) {
             next.putIfAbsent(row.host(), row);
         }
-        byHost = Map.copyOf(next);
+        Map<String, Domain> copy = Map.copyOf(next);
+        if (!copy.equals(byHost)) {
+            byHost = copy;
+            List<Domain> all = all();
+            listeners.forEach(listener -> listener.accept(all));
+        }
+    }
+
+    /**
+     * Calls {@code listener} with {@link #all()} now and after every change of the list on this pod (an add or a
+     * remove here, or one seen at a reload), on the thread that made it. It must be quick and must not throw.
+     */
+    public void onChange(Consumer<List<Domain>> listener) {
+        listeners.add(listener);
+        listener.accept(all());
+    }
+
+    /**
+     * How many domains get a tag of their own in the redirect metrics ({@code shortgate.domains.metric-domains}):
+     * the default domain and the first ones added up to this many; the rest share one.
+     */
+    public int metricDomains() {
+        return properties.metricDomains();
     }
 
     @Override

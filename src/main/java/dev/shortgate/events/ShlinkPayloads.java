@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Shlink's {@code Visit::jsonSerialize}: referer, date, userAgent, visitLocation, potentialBot, visitedUrl and
  * redirectUrl. A visit of a link on another domain than the default one is published under its bare code (the topic,
  * {@code shortCode}) with that domain's host ({@code domain}, {@code shortUrl}, {@code visitedUrl}), as Shlink does;
- * an orphan visit names no domain and is shown on the base URL.
+ * an orphan visit is shown on the host of the domain its request came to (the base URL for the default domain).
  */
 final class ShlinkPayloads {
 
@@ -79,8 +79,11 @@ final class ShlinkPayloads {
         return visit;
     }
 
+    /** An orphan visit's URL: its path on the base URL, or on its domain's host when it came to another domain. */
     private String visitedUrl(RawVisit raw) {
-        String url = origin + "/" + raw.code();
+        String url = raw.domainId() == 0
+                ? origin + "/" + raw.code()
+                : shortUrls.urlOf(DomainCodes.key(raw.domainId(), raw.code()));
         return raw.query() == null || raw.query().isEmpty() ? url : url + "?" + raw.query();
     }
 

@@ -138,8 +138,10 @@ class ShlinkVisitController {
 
     /**
      * Orphan visits: requests that reached no short URL (an unknown code, the base URL, another 404), newest first,
-     * from their raw rows. A key that sees only its own links sees none (Shlink's {@code NO_ORPHAN_VISITS} role), nor
-     * does a key limited to one domain (orphan visits are not kept per domain here).
+     * from their raw rows. A key that sees only its own links sees none (Shlink's {@code NO_ORPHAN_VISITS} role). Each
+     * records the domain its request came to, as its {@code visitedUrl} shows: Shlink's {@code domain} query
+     * ({@code DEFAULT} for the default domain) keeps one domain's, a domain this gateway does not have none, and a key
+     * limited to one domain sees only its own (as Shlink's {@code DOMAIN_SPECIFIC} role).
      */
     @GetMapping("/visits/orphan")
     Mono<Map<String, ShlinkJson.Page<ShlinkJson.OrphanVisit>>> orphan(ServerWebExchange exchange) {
@@ -158,15 +160,23 @@ class ShlinkVisitController {
                     ShlinkParams.date(params, "startDate", false),
                     ShlinkParams.date(params, "endDate", true),
                     ShlinkParams.flag(params, "excludeBots"));
-            if (caller.scope() == ApiScope.CREATE
-                    || caller.isDomainLimited()
-                    || !ShlinkDomains.isDefault(params.getFirst("domain"), properties)) {
+            String domain = params.getFirst("domain");
+            if (domain != null && domain.isBlank()) {
+                domain = null; // no filter, as Shlink
+            }
+            Domain named = domain == null && !caller.isDomainLimited()
+                    ? null
+                    : ShlinkDomains.resolve(domain, caller, domains, properties).orElse(null);
+            if (caller.scope() == ApiScope.CREATE || (named == null && domain != null)) {
                 return Mono.just(Map.of("visits", paging.page(List.<ShlinkJson.OrphanVisit>of(), 0)));
             }
-            String origin = origin();
+            if (named != null) {
+                filter = new OrphanVisits.Filter(
+                        filter.type(), filter.from(), filter.to(), filter.excludeBots(), named.id());
+            }
             return Mono.zip(
                             orphans.page(filter, paging.offset(), paging.itemsPerPage())
-                                    .map(row -> ShlinkJson.orphanVisit(row, origin))
+                                    .map(row -> ShlinkJson.orphanVisit(row, origin(row.domainId())))
                                     .collectList(),
                             orphans.count(filter))
                     .map(both -> Map.of("visits", paging.page(both.getT1(), both.getT2())));
@@ -200,9 +210,9 @@ class ShlinkVisitController {
             Mono<long[]> totals = caller.scope() == ApiScope.CREATE && owner == null
                     ? Mono.just(new long[2])
                     : visits.totals(owner, caller.domainId());
-            Mono<OrphanVisits.Totals> orphanTotals = caller.scope() == ApiScope.CREATE || caller.isDomainLimited()
+            Mono<OrphanVisits.Totals> orphanTotals = caller.scope() == ApiScope.CREATE
                     ? Mono.just(new OrphanVisits.Totals(0, 0))
-                    : orphans.totals();
+                    : caller.isDomainLimited() ? orphans.totals(caller.domainId()) : orphans.totals();
             return Mono.zip(totals, orphanTotals).map(both -> {
                 long[] t = both.getT1();
                 OrphanVisits.Totals o = both.getT2();
@@ -257,10 +267,17 @@ class ShlinkVisitController {
                 : properties.baseUrl().getScheme() + "://" + domains.hostOf(key) + "/" + code;
     }
 
-    /** The base URL without a trailing {@code /}: orphan visits' paths are joined to it. */
-    private String origin() {
-        String base = properties.baseUrl().toString();
-        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    /**
+     * Where an orphan visit's path is joined to: the base URL without a trailing {@code /} on the default domain (and
+     * on a domain removed since), the base URL's scheme and the domain's host on another.
+     */
+    private String origin(int domainId) {
+        String host = domainId == Domains.DEFAULT_ID ? null : domains.hostOfId(domainId);
+        if (host == null) {
+            String base = properties.baseUrl().toString();
+            return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        }
+        return properties.baseUrl().getScheme() + "://" + host;
     }
 
     /** A key that sees only its own links sees only their visits. */

@@ -19,8 +19,12 @@ public enum OrphanVisitType {
     /** Tally keys of orphan visits start with this; no short code can ({@code link.Link#CODE}). */
     static final char TALLY_KEY_PREFIX = '/';
 
+    /** Separates a tally key's type from the domain id of an orphan visit on a domain other than the default one. */
+    static final char TALLY_KEY_DOMAIN = '~';
+
     public final int id;
     private final String value;
+    /** The {@link VisitTally} key of this type's orphan visits on the default domain. */
     public final String tallyKey;
 
     OrphanVisitType(int id, String value) {
@@ -53,16 +57,33 @@ public enum OrphanVisitType {
         throw new IllegalArgumentException("No orphan visit type has the id " + id);
     }
 
+    /**
+     * The {@link VisitTally} key of this type's orphan visits on a domain: {@link #tallyKey} on the default domain
+     * (id 0, no allocation), {@code /invalid_short_url~3} on domain 3.
+     */
+    public String tallyKey(int domainId) {
+        return domainId == 0 ? tallyKey : tallyKey + TALLY_KEY_DOMAIN + domainId;
+    }
+
     /** The type a {@link VisitTally} key stands for, or {@code null} for a link's code. */
     public static OrphanVisitType ofTallyKey(String key) {
         if (key.isEmpty() || key.charAt(0) != TALLY_KEY_PREFIX) {
             return null;
         }
+        int tilde = key.indexOf(TALLY_KEY_DOMAIN);
         for (OrphanVisitType type : values()) {
-            if (type.tallyKey.equals(key)) {
+            if (tilde < 0
+                    ? type.tallyKey.equals(key)
+                    : key.startsWith(type.tallyKey) && tilde == type.tallyKey.length()) {
                 return type;
             }
         }
         return null;
+    }
+
+    /** The domain id of an orphan visit's {@link VisitTally} key ({@link #tallyKey(int)}): 0 for the default one. */
+    public static int domainOfTallyKey(String key) {
+        int tilde = key.indexOf(TALLY_KEY_DOMAIN);
+        return tilde < 0 ? 0 : Integer.parseInt(key, tilde + 1, key.length(), 10);
     }
 }

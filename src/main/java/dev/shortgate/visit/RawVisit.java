@@ -19,6 +19,8 @@ import java.time.Instant;
  *                  by the writer, off the event loop
  * @param redirectUrl the target a redirect rule or split chose, before the forwarded query; {@code null} when the
  *                  link's own URL was used (and for orphan visits)
+ * @param domainId  an orphan visit's short domain, as the request's host picked it (0, the default domain, for a host
+ *                  that is none of ours); 0 for a visit of a link, whose domain is in its {@code code} (its key)
  */
 @org.springframework.modulith.NamedInterface("taps")
 public record RawVisit(
@@ -30,11 +32,26 @@ public record RawVisit(
         String referer,
         OrphanVisitType orphan,
         String query,
-        String redirectUrl) {
+        String redirectUrl,
+        int domainId) {
 
     /** A visit of a link to its own URL. */
     public RawVisit(byte[] id, String code, Instant at, InetAddress ip, String userAgent, String referer) {
-        this(id, code, at, ip, userAgent, referer, null, null, null);
+        this(id, code, at, ip, userAgent, referer, null, null, null, 0);
+    }
+
+    /** A visit of a link, or an orphan visit of the default domain. */
+    public RawVisit(
+            byte[] id,
+            String code,
+            Instant at,
+            InetAddress ip,
+            String userAgent,
+            String referer,
+            OrphanVisitType orphan,
+            String query,
+            String redirectUrl) {
+        this(id, code, at, ip, userAgent, referer, orphan, query, redirectUrl, 0);
     }
 
     public RawVisit(
@@ -46,6 +63,6 @@ public record RawVisit(
             String referer,
             OrphanVisitType orphan,
             String query) {
-        this(id, code, at, ip, userAgent, referer, orphan, query, null);
+        this(id, code, at, ip, userAgent, referer, orphan, query, null, 0);
     }
 }

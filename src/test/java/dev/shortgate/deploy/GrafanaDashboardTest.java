@@ -70,6 +70,7 @@ class GrafanaDashboardTest {
                 .contains(
                         "shortgate_redirect_seconds_count",
                         "shortgate_redirect_seconds_bucket",
+                        "shortgate_domain_redirects_total",
                         "cache_gets_total",
                         "shortgate_lookups_total",
                         "shortgate_redis_errors_total",

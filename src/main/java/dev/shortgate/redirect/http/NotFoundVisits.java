@@ -77,7 +77,8 @@ final class NotFoundVisits implements WebFilter, Ordered {
         if (type == null || !traffic.serves(request.getLocalAddress())) {
             return chain.filter(exchange);
         }
-        DomainRedirects.Redirects now = redirects.effective(domainId(request));
+        int domainId = domainId(request);
+        DomainRedirects.Redirects now = redirects.effective(domainId);
         String target = type == OrphanVisitType.BASE_URL ? now.baseUrl() : now.regular404();
         ServerHttpResponse response = exchange.getResponse();
         response.beforeCommit(() -> {
@@ -87,6 +88,7 @@ final class NotFoundVisits implements WebFilter, Ordered {
                     HttpHeaders headers = request.getHeaders();
                     visits.recordOrphan(
                             type,
+                            domainId,
                             path.isEmpty() ? "" : path.substring(1),
                             request.getURI().getRawQuery(),
                             clientIps.resolve(request),

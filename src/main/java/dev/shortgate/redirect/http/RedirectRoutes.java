@@ -38,6 +38,11 @@ class RedirectRoutes {
     }
 
     @Bean
+    RedirectsByDomain redirectsByDomain(Domains domains, MeterRegistry registry) {
+        return RedirectsByDomain.of(domains, registry);
+    }
+
+    @Bean
     RedirectAnswer.Factory redirectAnswers(RedirectProperties properties, RuleEngine rules) {
         return new RedirectAnswer.Factory(properties, rules);
     }

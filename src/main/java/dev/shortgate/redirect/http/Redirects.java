@@ -42,7 +42,8 @@ import reactor.core.publisher.Mono;
  * code 404, handing a GET's orphan visit to the recorder, or 429 once its client has asked for too many (no orphan
  * visit then); answer 503 with {@code Retry-After} when the database cannot answer for a code no cache holds, or the
  * pod sheds load. It never answers 500 for a code, and it records
- * every answer in {@code shortgate.redirect} under the tier that answered and the outcome.
+ * every answer in {@code shortgate.redirect} under the tier that answered and the outcome, and every redirect in
+ * {@code shortgate.domain.redirects} under its domain ({@link RedirectsByDomain}).
  */
 @Component
 final class Redirects {
@@ -60,6 +61,7 @@ final class Redirects {
     private final HotCodes hot;
     private final WarmupRequests warmup;
     private final DomainRedirects notFound;
+    private final RedirectsByDomain byDomain;
     private volatile Reply invalidShortUrl = new Reply(HttpResponseStatus.FOUND, null, null);
 
     Redirects(
@@ -82,7 +84,8 @@ final class Redirects {
                 properties,
                 HotCodes.NONE,
                 WarmupRequests.NONE,
-                DomainRedirects.fixed(DomainRedirects.Redirects.NONE));
+                DomainRedirects.fixed(DomainRedirects.Redirects.NONE),
+                RedirectsByDomain.NONE);
     }
 
     @Autowired
@@ -97,7 +100,9 @@ final class Redirects {
             RedirectProperties properties,
             HotCodes hot,
             WarmupRequests warmup,
-            DomainRedirects notFound) {
+            DomainRedirects notFound,
+            RedirectsByDomain byDomain) {
+        this.byDomain = byDomain;
         this.hot = hot;
         this.warmup = warmup;
         this.notFound = notFound;
@@ -276,6 +281,7 @@ final class Redirects {
         boolean quiet = warmup.marks(request.userAgent()); // the pod's own warm-up: answered, recorded nowhere
         if (!quiet) {
             metrics.record(start, tier, Outcome.FOUND);
+            byDomain.increment(domainId(request));
             hot.seen(request.key());
         }
         if (answer.rules != null) {
@@ -313,16 +319,18 @@ final class Redirects {
         }
         ProblemException limited = rateLimiter.notFoundLimited(ClientIpResolver.rateLimitKey(request.clientIp()));
         if (limited == null) {
+            int domainId = domainId(request);
             if (request.get()) {
                 visits.recordOrphan(
                         OrphanVisitType.INVALID_SHORT_URL,
+                        domainId,
                         request.code(),
                         request.rawQuery(),
                         request.clientIp(),
                         request.userAgent(),
                         request.referer());
             }
-            String target = notFound.effective(domainId(request)).invalidShortUrl();
+            String target = notFound.effective(domainId).invalidShortUrl();
             if (target != null) {
                 record(request, start, tier, Outcome.NOT_FOUND);
                 return notFoundRedirect(target);

@@ -95,7 +95,7 @@ final class CountClassifier {
         }
         Map<DayKey, long[]> days = new TreeMap<>();
         Map<DimKey, long[]> dims = new TreeMap<>();
-        Map<DayKey, long[]> orphans = new TreeMap<>(); // keyed by the type's tally key and the day
+        Map<DayKey, long[]> orphans = new TreeMap<>(); // keyed by the tally key (type and domain) and the day
         List<VisitTally.Count> biggestFirst = new ArrayList<>(counts);
         biggestFirst.sort((a, b) -> Long.compare(b.visits(), a.visits())); // the busiest labels get the free slots
         for (VisitTally.Count count : biggestFirst) {
@@ -152,9 +152,16 @@ final class CountClassifier {
         dims.forEach((k, v) -> dimCounts.add(
                 new DimCount(k.code(), LocalDate.ofEpochDay(k.epochDay()), k.dimension(), k.label(), v[0], v[1])));
         List<OrphanCount> orphanCounts = new ArrayList<>(orphans.size());
-        orphans.forEach((k, v) -> orphanCounts.add(
-                new OrphanCount(LocalDate.ofEpochDay(k.epochDay()), OrphanVisitType.ofTallyKey(k.code()), v[0], v[1])));
-        orphanCounts.sort(Comparator.comparing(OrphanCount::day).thenComparing(c -> c.type().id));
+        orphans.forEach((k, v) -> orphanCounts.add(new OrphanCount(
+                LocalDate.ofEpochDay(k.epochDay()),
+                OrphanVisitType.ofTallyKey(k.code()),
+                OrphanVisitType.domainOfTallyKey(k.code()),
+                v[0],
+                v[1])));
+        // the tables' key orders, so concurrent pods lock rows in one order
+        orphanCounts.sort(Comparator.comparingInt(OrphanCount::domainId)
+                .thenComparing(OrphanCount::day)
+                .thenComparing(c -> c.type().id));
         return new Flush(writer, seq, dayCounts, dimCounts, orphanCounts);
     }
 

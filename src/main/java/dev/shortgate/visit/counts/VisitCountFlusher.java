@@ -95,8 +95,11 @@ public final class VisitCountFlusher {
         }
     }
 
-    /** Orphan visits (bots included) and bot orphan visits of a UTC day and type. */
-    public record OrphanCount(LocalDate day, OrphanVisitType type, long visits, long botVisits) {}
+    /**
+     * Orphan visits (bots included) and bot orphan visits of a UTC day, type and domain ({@code domainId} 0: the
+     * default domain).
+     */
+    public record OrphanCount(LocalDate day, OrphanVisitType type, int domainId, long visits, long botVisits) {}
 
     /** Visits (bots included) and bot visits of a link and UTC day. */
     public record DayCount(String code, LocalDate day, long visits, long botVisits) {}

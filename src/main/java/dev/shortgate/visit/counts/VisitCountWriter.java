@@ -14,6 +14,7 @@ import java.util.function.Function;
 
 import dev.shortgate.visit.Dimension;
 import dev.shortgate.visit.MultiRowSql;
+import dev.shortgate.visit.OrphanVisitType;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -25,7 +26,8 @@ import reactor.core.publisher.Mono;
  * {@code INSERT … ON DUPLICATE KEY UPDATE visits = visits + VALUES(visits)}, rows in key order so concurrent pods
  * take row locks in the same order. Dimension deltas go both to {@code visit_dim_stats} (per day) and, summed per
  * calendar month, to {@code visit_dim_month}, so a month row always equals the sum of its days. Orphan visits add
- * to {@code orphan_visit_stats}, per UTC day and type, in the same transaction.
+ * to {@code orphan_visit_stats}, per UTC day and type (every domain's), and those of the domains other than the
+ * default one also to {@code orphan_visit_domain_stats}, per domain, day and type, in the same transaction.
  */
 public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
 
@@ -75,12 +77,22 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                         ADD),
                 deltas);
         chunks(
-                flush.orphans(),
+                orphansOfEveryDomain(flush.orphans()),
                 ROWS_PER_STATEMENT,
                 rows -> sql.multiRow(
                         "INSERT INTO orphan_visit_stats (stat_date, type, visits, bot_visits) VALUES ",
                         rows.stream()
                                 .map(o -> new Object[] {o.day(), o.type().id, o.visits(), o.botVisits()})
+                                .toList(),
+                        ADD),
+                deltas);
+        chunks(
+                flush.orphans().stream().filter(o -> o.domainId() != 0).toList(), // in key order already
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO orphan_visit_domain_stats (domain_id, stat_date, type, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(o -> new Object[] {o.domainId(), o.day(), o.type().id, o.visits(), o.botVisits()})
                                 .toList(),
                         ADD),
                 deltas);
@@ -99,6 +111,28 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                                         .concatMap(sql::execute)
                                         .then()))
                 .as(transactions::transactional);
+    }
+
+    /** An {@code orphan_visit_stats} key, in the table's order. */
+    private record DayType(LocalDate day, OrphanVisitType type) implements Comparable<DayType> {
+        @Override
+        public int compareTo(DayType o) {
+            int c = day.compareTo(o.day);
+            return c != 0 ? c : Integer.compare(type.id, o.type.id);
+        }
+    }
+
+    /** The orphan counts summed over their domains, per day and type, in {@code orphan_visit_stats}' key order. */
+    static List<VisitCountFlusher.OrphanCount> orphansOfEveryDomain(List<VisitCountFlusher.OrphanCount> orphans) {
+        Map<DayType, long[]> sums = new TreeMap<>();
+        for (VisitCountFlusher.OrphanCount o : orphans) {
+            long[] sum = sums.computeIfAbsent(new DayType(o.day(), o.type()), k -> new long[2]);
+            sum[0] += o.visits();
+            sum[1] += o.botVisits();
+        }
+        List<VisitCountFlusher.OrphanCount> all = new ArrayList<>(sums.size());
+        sums.forEach((k, v) -> all.add(new VisitCountFlusher.OrphanCount(k.day(), k.type(), 0, v[0], v[1])));
+        return all;
     }
 
     @Override

@@ -34,8 +34,8 @@ public final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private static final String INSERT_VISITS = "INSERT IGNORE INTO visit (id, code, visited_at, client_id, ip, "
             + "user_agent, referer, country, city, browser, browser_version, os, device_class, bot, redirect_url) VALUES ";
     private static final String INSERT_ORPHANS = "INSERT IGNORE INTO orphan_visit (id, type, visited_path, visited_at, "
-            + "client_id, ip, user_agent, referer, country, city, browser, browser_version, os, device_class, bot) "
-            + "VALUES ";
+            + "client_id, ip, user_agent, referer, country, city, browser, browser_version, os, device_class, bot, "
+            + "domain_id) VALUES ";
 
     /** An orphan visit's path and query are cut to this many characters (Shlink's bound of a visited URL). */
     static final int VISITED_PATH_MAX_LENGTH = 2048;
@@ -99,7 +99,10 @@ public final class VisitBatchWriter implements VisitRecorder.BatchWriter {
         for (int i = 0; i < rows.size(); i++) {
             RawVisit raw = raws.get(i);
             Visit v = rows.get(i);
-            values.add(values(v, v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query())));
+            Object[] row = values(v, v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query()));
+            row = Arrays.copyOf(row, row.length + 1);
+            row[row.length - 1] = raw.domainId();
+            values.add(row);
         }
         return sql.multiRow(INSERT_ORPHANS, values, "");
     }

@@ -114,31 +114,33 @@ final class VisitIntake {
 
     /** {@link VisitRecorder#record(String, InetAddress, String, String)}. */
     void take(String code, InetAddress clientIp, String userAgent, String referer) {
-        take(null, code, null, clientIp, userAgent, referer, null);
+        take(null, 0, code, null, clientIp, userAgent, referer, null);
     }
 
     /** {@link VisitRecorder#record(String, InetAddress, String, String, String)}. */
     void take(String code, InetAddress clientIp, String userAgent, String referer, String redirectUrl) {
-        take(null, code, null, clientIp, userAgent, referer, redirectUrl);
+        take(null, 0, code, null, clientIp, userAgent, referer, redirectUrl);
     }
 
     /** {@link VisitRecorder#recordOrphan}. */
     void takeOrphan(
             OrphanVisitType type,
+            int domainId,
             String path,
             String rawQuery,
             InetAddress clientIp,
             String userAgent,
             String referer) {
-        take(type, path, rawQuery, clientIp, userAgent, referer, null);
+        take(type, domainId, path, rawQuery, clientIp, userAgent, referer, null);
     }
 
     /**
      * Counts a visit of the link {@code code}, or with {@code orphan} set an orphan visit of the path {@code code}
-     * (per UTC day and type only), and offers its raw row.
+     * (per UTC day, type and domain only), and offers its raw row.
      */
     private void take(
             OrphanVisitType orphan,
+            int domainId,
             String code,
             String rawQuery,
             InetAddress clientIp,
@@ -170,10 +172,11 @@ final class VisitIntake {
                 uniques.add(code, day, clientIp, agent, counts.isBot(agent));
                 counted.increment();
             } else {
-                tally.add(orphan.tallyKey, day, agent, null, null, null);
+                tally.add(orphan.tallyKey(domainId), day, agent, null, null, null);
                 orphansCounted.increment();
             }
-            RawVisit raw = new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery, redirectUrl);
+            RawVisit raw =
+                    new RawVisit(ids.next(at), code, at, clientIp, agent, ref, orphan, rawQuery, redirectUrl, domainId);
             buffer.offer(raw);
             tap.visited(raw);
         } catch (RuntimeException e) {

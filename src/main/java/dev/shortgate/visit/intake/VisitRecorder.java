@@ -137,17 +137,20 @@ public final class VisitRecorder implements SmartLifecycle {
      * joined, parsed or looked up here. Cheap, never blocks, never throws.
      *
      * @param type     what was asked for
+     * @param domainId the short domain the request's host picked ({@code Domains#redirectDomainId}; 0, the default
+     *                 domain, for a host that is none of ours); counted and kept per domain
      * @param path     the path asked for without its leading {@code /} (for an invalid short URL, the code)
      * @param rawQuery the raw query string, or {@code null}
      */
     public void recordOrphan(
             OrphanVisitType type,
+            int domainId,
             String path,
             String rawQuery,
             InetAddress clientIp,
             String userAgent,
             String referer) {
-        intake.takeOrphan(type, path, rawQuery, clientIp, userAgent, referer);
+        intake.takeOrphan(type, Math.max(domainId, 0), path, rawQuery, clientIp, userAgent, referer);
     }
 
     /** Puts a raw row in the buffer; {@code false} (and a counted drop) when the buffer is full or closed. */

@@ -7,6 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.shortgate.domain.Domains;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.problem.Problem;
@@ -15,6 +16,7 @@ import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.VisitId;
 import dev.shortgate.visit.Visitor;
 import dev.shortgate.visit.stats.VisitStatsController;
+import io.swagger.v3.oas.annotations.Parameter;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -27,40 +29,50 @@ import reactor.core.publisher.Mono;
 /**
  * Orphan visits in Shortgate's API: {@code GET /api/v1/visits/orphan} (their exact totals, and their raw rows newest
  * first, paged by visit id) and {@code DELETE /api/v1/visits/orphan}. They belong to no link, so admin and read keys
- * see them and only admin keys delete them.
+ * see them and only admin keys of every domain delete them. Each records the short domain its request came to: a
+ * {@code domain} query shows one domain's, and a key limited to one domain sees only its own.
  */
 @RestController
 @RequestMapping(path = "/api/v1/visits/orphan", produces = MediaType.APPLICATION_JSON_VALUE)
 class OrphanVisitController {
 
-    private final OrphanVisits orphans;
+    static final String DOMAIN = "Only the orphan visits of this short domain (a host added through /api/v1/domains, or"
+            + " the default domain's host); absent: every domain's, or for a key limited to one domain its own. Another"
+            + " domain than a limited key's answers 403 domain-not-allowed; one that was not added, 400 unknown-domain.";
 
-    OrphanVisitController(OrphanVisits orphans) {
+    private final OrphanVisits orphans;
+    private final Domains domains;
+
+    OrphanVisitController(OrphanVisits orphans, Domains domains) {
         this.orphans = orphans;
+        this.domains = domains;
     }
 
     /**
      * A page of orphan visits and the totals.
      *
-     * @param totals     every orphan visit counted (all time, every type), exact: from the per-day counts
+     * @param totals     every orphan visit counted (all time, every type) of the domain asked for (of every domain
+     *                   when none is), exact: from the per-day counts
      * @param visits     raw rows, newest first; shed under overload and deleted after {@code raw-retention}
      * @param nextCursor the cursor of the next page, or {@code null} on the last
      */
     record OrphanPage(VisitStatsController.Visits totals, List<OrphanView> visits, String nextCursor) {}
 
     /**
-     * An orphan visit as the API shows it: its id in the 16-character form, the path and query asked for, then the
-     * {@link Visitor} fields.
+     * An orphan visit as the API shows it: its id in the 16-character form, the short domain its request came to
+     * (its host; {@code null} for a domain removed since), the path and query asked for, then the {@link Visitor}
+     * fields.
      */
     record OrphanView(
             String id,
             String type,
+            String domain,
             String path,
             Instant visitedAt,
             @JsonUnwrapped Visitor visitor) {
 
-        static OrphanView of(OrphanVisits.Row r) {
-            return new OrphanView(r.idText(), r.type().value(), r.path(), r.visitedAt(), r.visitor());
+        static OrphanView of(OrphanVisits.Row r, String domain) {
+            return new OrphanView(r.idText(), r.type().value(), domain, r.path(), r.visitedAt(), r.visitor());
         }
     }
 
@@ -75,8 +87,12 @@ class OrphanVisitController {
             @RequestParam(required = false) String bots,
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String cursor,
+            @Parameter(description = DOMAIN) @RequestParam(required = false) String domain,
             ServerWebExchange exchange) {
-        ApiPrincipal.of(exchange).require(ApiScope.ADMIN, ApiScope.READ);
+        ApiPrincipal caller = ApiPrincipal.of(exchange).requireOnDomain(ApiScope.ADMIN, ApiScope.READ);
+        Integer domainId = domain == null && !caller.isDomainLimited()
+                ? null
+                : domains.forCaller(domain, caller).id();
         OrphanVisitType only = type == null ? null : OrphanVisitType.parse(type);
         if (type != null && only == null) {
             throw invalid("type", "type must be invalid_short_url, base_url or regular_404, got '" + type + "'.");
@@ -101,10 +117,12 @@ class OrphanVisitController {
                 throw invalid("cursor", "cursor is not a visit id: " + e.getMessage() + ".");
             }
         }
-        OrphanVisits.Filter filter = new OrphanVisits.Filter(only, start, end, !withBots);
+        OrphanVisits.Filter filter = new OrphanVisits.Filter(only, start, end, !withBots, domainId);
         return Mono.zip(
-                        orphans.totals(),
-                        orphans.after(filter, cursor, size).map(OrphanView::of).collectList())
+                        domainId == null ? orphans.totals() : orphans.totals(domainId),
+                        orphans.after(filter, cursor, size)
+                                .map(row -> OrphanView.of(row, domains.hostOfId(row.domainId())))
+                                .collectList())
                 .map(both -> {
                     List<OrphanView> page = both.getT2();
                     return new OrphanPage(

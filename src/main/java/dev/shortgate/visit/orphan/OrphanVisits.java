@@ -1,12 +1,14 @@
 package dev.shortgate.visit.orphan;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.VisitId;
@@ -33,15 +35,17 @@ public class OrphanVisits {
     static final int DELETE_BATCH = 5000;
 
     private static final String COLUMNS = "SELECT id, type, visited_path, visited_at, ip, user_agent, referer, "
-            + "country, city, browser, browser_version, os, device_class, bot FROM orphan_visit";
+            + "country, city, browser, browser_version, os, device_class, bot, domain_id FROM orphan_visit";
 
     /**
      * One raw orphan visit.
      *
-     * @param path    the path and query asked for, from its leading {@code /}
-     * @param visitor who asked, as for a visit of a link
+     * @param path     the path and query asked for, from its leading {@code /}
+     * @param visitor  who asked, as for a visit of a link
+     * @param domainId the short domain the request's host picked (0: the default domain, and every orphan visit
+     *                 recorded before domains were)
      */
-    public record Row(byte[] id, OrphanVisitType type, String path, Instant visitedAt, Visitor visitor) {
+    public record Row(byte[] id, OrphanVisitType type, String path, Instant visitedAt, Visitor visitor, int domainId) {
 
         /** The id in its 16-character form (a cursor for {@link #after}). */
         public String idText() {
@@ -56,8 +60,15 @@ public class OrphanVisits {
      * @param from        only visits at or after this instant, or {@code null}
      * @param to          only visits at or before this instant, or {@code null}
      * @param excludeBots leave out visits classed as bots
+     * @param domainId    only those of the domain with this id (0: the default domain), or {@code null} for all
      */
-    public record Filter(OrphanVisitType type, Instant from, Instant to, boolean excludeBots) {}
+    public record Filter(OrphanVisitType type, Instant from, Instant to, boolean excludeBots, Integer domainId) {
+
+        /** Orphan visits of every domain. */
+        public Filter(OrphanVisitType type, Instant from, Instant to, boolean excludeBots) {
+            this(type, from, to, excludeBots, null);
+        }
+    }
 
     /** Every orphan visit counted (bots included) and the bots among them. */
     public record Totals(long visits, long botVisits) {}
@@ -98,11 +109,77 @@ public class OrphanVisits {
 
     /** Every orphan visit counted, from the per-day counts: exact, whether or not its raw row was kept. */
     public Mono<Totals> totals() {
-        return db.sql("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bot_visits "
-                        + "FROM orphan_visit_stats")
-                .map(row -> new Totals(
-                        ((Number) row.get("visits")).longValue(), ((Number) row.get("bot_visits")).longValue()))
+        return sum("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bot_visits "
+                + "FROM orphan_visit_stats");
+    }
+
+    /**
+     * The orphan visits of one domain counted, as {@link #totals()}: {@code orphan_visit_domain_stats} holds the
+     * counts of the domains other than the default one, and the default domain's are every count less theirs (every
+     * orphan visit counted before domains were recorded was the default domain's).
+     */
+    public Mono<Totals> totals(int domainId) {
+        if (domainId != 0) {
+            return sum("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bot_visits "
+                    + "FROM orphan_visit_domain_stats WHERE domain_id = " + domainId);
+        }
+        return Mono.zip(
+                        totals(),
+                        sum("SELECT COALESCE(SUM(visits), 0) AS visits, "
+                                + "COALESCE(SUM(bot_visits), 0) AS bot_visits FROM orphan_visit_domain_stats"))
+                .map(both -> new Totals(
+                        both.getT1().visits() - both.getT2().visits(),
+                        both.getT1().botVisits() - both.getT2().botVisits()));
+    }
+
+    /**
+     * Orphan visits counted per domain over the UTC days {@code from} to {@code to} (both included), by domain id;
+     * a domain with none is left out. As {@link #totals(int)}, the default domain's are every count less the
+     * others'.
+     */
+    public Mono<Map<Integer, Totals>> totalsByDomain(LocalDate from, LocalDate to) {
+        Mono<Totals> all = sum(
+                "SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS "
+                        + "bot_visits FROM orphan_visit_stats WHERE stat_date BETWEEN :from AND :to",
+                from,
+                to);
+        Mono<Map<Integer, Totals>> others = db.sql("SELECT domain_id, SUM(visits) AS visits, SUM(bot_visits) AS "
+                        + "bot_visits FROM orphan_visit_domain_stats WHERE stat_date BETWEEN :from AND :to "
+                        + "GROUP BY domain_id")
+                .bind("from", from)
+                .bind("to", to)
+                .map(row -> Map.entry(((Number) row.get("domain_id")).intValue(), totalsOf(row)))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue);
+        return Mono.zip(all, others).map(both -> {
+            Map<Integer, Totals> byDomain = new TreeMap<>(both.getT2());
+            long visits = both.getT1().visits();
+            long bots = both.getT1().botVisits();
+            for (Totals other : both.getT2().values()) {
+                visits -= other.visits();
+                bots -= other.botVisits();
+            }
+            if (visits > 0) {
+                byDomain.put(0, new Totals(visits, bots));
+            }
+            return byDomain;
+        });
+    }
+
+    private Mono<Totals> sum(String sql) {
+        return db.sql(sql).map(OrphanVisits::totalsOf).one();
+    }
+
+    private Mono<Totals> sum(String sql, LocalDate from, LocalDate to) {
+        return db.sql(sql)
+                .bind("from", from)
+                .bind("to", to)
+                .map(OrphanVisits::totalsOf)
                 .one();
+    }
+
+    private static Totals totalsOf(Readable row) {
+        return new Totals(((Number) row.get("visits")).longValue(), ((Number) row.get("bot_visits")).longValue());
     }
 
     /**
@@ -132,11 +209,17 @@ public class OrphanVisits {
                 .flatMap(rows -> db.sql("DELETE FROM orphan_visit_stats")
                         .fetch()
                         .rowsUpdated()
+                        .then(db.sql("DELETE FROM orphan_visit_domain_stats")
+                                .fetch()
+                                .rowsUpdated())
                         .thenReturn(rows));
     }
 
     private static String where(Filter filter, byte[] cursor, Map<String, Object> params) {
         List<String> where = new ArrayList<>();
+        if (filter.domainId() != null) {
+            where.add("domain_id = " + filter.domainId()); // an int: nothing to bind
+        }
         if (filter.type() != null) {
             where.add("type = " + filter.type().id);
         }
@@ -178,6 +261,7 @@ public class OrphanVisits {
                 OrphanVisitType.ofId(((Number) row.get("type")).intValue()),
                 row.get("visited_path", String.class),
                 row.get("visited_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
-                Visitor.read(row));
+                Visitor.read(row),
+                ((Number) row.get("domain_id")).intValue());
     }
 }

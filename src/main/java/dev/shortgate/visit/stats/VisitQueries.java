@@ -15,6 +15,7 @@ import java.util.Set;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.system.database.LinkTables;
 import dev.shortgate.visit.Dimension;
 import dev.shortgate.visit.Visit;
@@ -67,6 +68,29 @@ public class VisitQueries {
                 .ticker(ticker)
                 .build();
         this.topLabels = new TopLabels(db, clock, ticker);
+    }
+
+    /**
+     * Visits of links counted per short domain over the UTC days {@code from} to {@code to} (both included), by
+     * domain id (a domain with none is left out): the link keys' prefixes ({@code DomainCodes}) summed from
+     * {@code link_stats}. With {@code domainId}, only that domain's keys are read (for another domain than the
+     * default one, a range of the primary key); without, every key's rows of the range.
+     */
+    Mono<Map<Integer, long[]>> visitsByDomain(LocalDate from, LocalDate to, Integer domainId) {
+        String prefix = "SUBSTRING(code, 1, LOCATE('" + DomainCodes.SEPARATOR + "', code))"; // '' or '3~'
+        return db.sql("SELECT " + prefix + " AS prefix, SUM(visits) AS visits, SUM(bot_visits) AS bot_visits "
+                        + "FROM link_stats WHERE stat_date BETWEEN :from AND :to"
+                        + (domainId == null ? "" : " AND " + DomainCodes.sqlMatch("code", domainId))
+                        + " GROUP BY " + prefix)
+                .bind("from", from)
+                .bind("to", to)
+                .map(row -> {
+                    String key = row.get("prefix", String.class);
+                    int id = key == null || key.isEmpty() ? 0 : DomainCodes.domainId(key);
+                    return Map.entry(id, new long[] {number(row, "visits"), number(row, "bot_visits")});
+                })
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue);
     }
 
     /**

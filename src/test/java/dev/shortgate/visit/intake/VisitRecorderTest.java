@@ -472,13 +472,14 @@ class VisitRecorderTest {
         for (int i = 0; i < flood; i++) {
             recorder.recordOrphan(
                     OrphanVisitType.INVALID_SHORT_URL,
+                    0,
                     "random" + i,
                     null,
                     null,
                     i % 4 == 0 ? "Googlebot/2.1" : CHROME + " build/" + i,
                     null);
         }
-        recorder.recordOrphan(OrphanVisitType.BASE_URL, "", null, null, CHROME, "https://news.example/");
+        recorder.recordOrphan(OrphanVisitType.BASE_URL, 0, "", null, null, CHROME, "https://news.example/");
         recorder.record("a", null, CHROME, "https://news.example/");
 
         assertThat(recorder.held()).isEqualTo(capacity);
@@ -529,12 +530,13 @@ class VisitRecorderTest {
         recorder.record("abc", null, CHROME, null);
         recorder.recordOrphan(
                 OrphanVisitType.REGULAR_404,
+                0,
                 "wp-admin/setup.php",
                 "step=1",
                 InetAddress.getByName("203.0.113.9"),
                 "A".repeat(600),
                 "https://news.example/");
-        recorder.recordOrphan(OrphanVisitType.BASE_URL, "", null, null, null, null);
+        recorder.recordOrphan(OrphanVisitType.BASE_URL, 0, "", null, null, null, null);
         time.advanceTimeBy(FLUSH);
 
         assertThat(written).hasSize(1);
@@ -553,11 +555,49 @@ class VisitRecorderTest {
     }
 
     @Test
+    void orphanVisitsOfAnotherDomainAreCountedPerDomainAndKeepTheirDomainOnTheRawRow() {
+        VisitRecorder recorder = recorder(props(100, 10, 0), batch -> {
+            written.add(batch);
+            return Mono.empty();
+        });
+        recorder.start();
+
+        recorder.recordOrphan(OrphanVisitType.INVALID_SHORT_URL, 0, "nope", null, null, CHROME, null);
+        recorder.recordOrphan(OrphanVisitType.INVALID_SHORT_URL, 7, "nope", null, null, CHROME, null);
+        recorder.recordOrphan(OrphanVisitType.INVALID_SHORT_URL, 7, "gone", null, null, "Googlebot/2.1", null);
+        recorder.recordOrphan(OrphanVisitType.BASE_URL, 12, "", null, null, CHROME, null);
+        recorder.recordOrphan(OrphanVisitType.BASE_URL, -1, "", null, null, CHROME, null); // a refused host
+        time.advanceTimeBy(COUNTS_FLUSH);
+
+        assertThat(flushes)
+                .flatExtracting(VisitCountFlusher.Flush::orphans)
+                .extracting(
+                        VisitCountFlusher.OrphanCount::domainId,
+                        VisitCountFlusher.OrphanCount::type,
+                        VisitCountFlusher.OrphanCount::visits,
+                        VisitCountFlusher.OrphanCount::botVisits)
+                .containsExactly( // in orphan_visit_domain_stats' key order
+                        tuple(0, OrphanVisitType.INVALID_SHORT_URL, 1L, 0L),
+                        tuple(0, OrphanVisitType.BASE_URL, 1L, 0L),
+                        tuple(7, OrphanVisitType.INVALID_SHORT_URL, 2L, 1L),
+                        tuple(12, OrphanVisitType.BASE_URL, 1L, 0L));
+        assertThat(written)
+                .flatExtracting(batch -> batch)
+                .extracting(RawVisit::domainId)
+                .containsExactly(0, 7, 7, 12, 0);
+    }
+
+    @Test
     void orphanTallyKeysNeverNameALink() {
         for (OrphanVisitType type : OrphanVisitType.values()) {
             assertThat(dev.shortgate.link.Link.CODE.matcher(type.tallyKey).matches())
                     .isFalse();
             assertThat(OrphanVisitType.ofTallyKey(type.tallyKey)).isEqualTo(type);
+            assertThat(OrphanVisitType.ofTallyKey(type.tallyKey(42))).isEqualTo(type);
+            assertThat(OrphanVisitType.domainOfTallyKey(type.tallyKey(42))).isEqualTo(42);
+            assertThat(OrphanVisitType.domainOfTallyKey(type.tallyKey(0))).isZero();
+            assertThat(dev.shortgate.link.Link.CODE.matcher(type.tallyKey(42)).matches())
+                    .isFalse();
             assertThat(OrphanVisitType.parse(type.value())).isEqualTo(type);
         }
         assertThat(OrphanVisitType.ofTallyKey("invalid_short_url")).isNull();
