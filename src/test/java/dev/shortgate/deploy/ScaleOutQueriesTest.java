@@ -39,7 +39,8 @@ class ScaleOutQueriesTest {
             "code_sequence",
             "tag",
             "link_create_key",
-            "orphan_visit_stats");
+            "orphan_visit_stats",
+            "orphan_visit_domain_stats");
 
     record Row(String className, String fragment, String path, String key) {}
 
