@@ -3,11 +3,11 @@
 # import columns, imports it with the import command into a fresh MariaDB database (with Redis, as in production),
 # then serves that database and streams the export as CSV and as JSON lines. Prints links/s for each, and the heap
 # after each GC of the import (from the GC log), which must stay flat while rows go by.
-# import.sh [JAR]   (ROWS=1000000 by default; HEAP=-Xmx512m; ports 20210-20211)
+# import.sh [JAR]   (ROWS=1000000 by default; HEAP=-Xmx512m; ports APP_PORT/MGMT_PORT, 20210/20211 by default)
 set -euo pipefail
 JAR=${1:-target/shortgate.jar}
 ROWS=${ROWS:-1000000}; HEAP=${HEAP:--Xmx512m}
-DB=bimp_$(date +%s)_$$; PORT=20210; MGMT=20211; OUT=/tmp/bench-import-$$; mkdir -p $OUT
+DB=bimp_$(date +%s)_$$; PORT=${APP_PORT:-20210}; MGMT=${MGMT_PORT:-20211}; OUT=/tmp/bench-import-$$; mkdir -p $OUT
 DBURL=r2dbc:mysql://root@127.0.0.1:3306/$DB
 REDIS=(--spring.data.redis.url=redis://127.0.0.1:6379 --shortgate.redirect.redis.key-prefix=bimp:$DB:)
 export SHORTGATE_ADMIN_KEY=import-bench-key-0123456789
