@@ -48,7 +48,8 @@ class LinkExportTest {
         for (String first : TRICKY) {
             StringBuilder expected = new StringBuilder();
             try (CSVPrinter printer = new CSVPrinter(
-                    expected, CSVFormat.DEFAULT.builder().setRecordSeparator('\n').get())) {
+                    expected,
+                    CSVFormat.DEFAULT.builder().setRecordSeparator('\n').get())) {
                 List<Object> record = new ArrayList<>();
                 record.add(first);
                 record.addAll(TRICKY);

@@ -46,6 +46,7 @@ class TransferRulesTest {
 
     @Autowired
     org.springframework.r2dbc.core.DatabaseClient db;
+
     WebTestClient target;
     ConfigurableApplicationContext targetApp;
 
@@ -214,8 +215,9 @@ class TransferRulesTest {
     @Test
     void aLinkWhoseRulesFailedToBeWrittenIsNotLeftWithoutThemAndTheRerunStoresBoth() {
         create(source, "https://example.com/tx-holder", "tx-held");
-        String rules = "\"{\"\"rules\"\":[{\"\"url\"\":\"\"https://example.com/fail-me\"\",\"\"conditions\"\":[{\"\"type\"\":"
-                + "\"\"device\"\",\"\"matchValue\"\":\"\"android\"\"}]}]}\"";
+        String rules =
+                "\"{\"\"rules\"\":[{\"\"url\"\":\"\"https://example.com/fail-me\"\",\"\"conditions\"\":[{\"\"type\"\":"
+                        + "\"\"device\"\",\"\"matchValue\"\":\"\"android\"\"}]}]}\"";
         String aliased = "shortCode,longUrl,rules\ntx-alias,https://example.com/tx-alias," + rules + "\n";
         String renamed = "shortCode,longUrl,rules\ntx-held,https://example.com/tx-renamed," + rules + "\n";
         db.sql("ALTER TABLE link_rules ADD CONSTRAINT tx_rules_fail CHECK (rules_json NOT LIKE '%fail-me%')")
@@ -226,7 +228,9 @@ class TransferRulesTest {
             assertThat(importJob(source, renamed, "?onConflict=new-code").get("status"))
                     .isEqualTo("failed");
         } finally {
-            db.sql("ALTER TABLE link_rules DROP CONSTRAINT tx_rules_fail").then().block();
+            db.sql("ALTER TABLE link_rules DROP CONSTRAINT tx_rules_fail")
+                    .then()
+                    .block();
         }
 
         assertThat(result(importCsv(source, aliased))).containsEntry("created", 1);

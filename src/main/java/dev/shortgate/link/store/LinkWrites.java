@@ -138,8 +138,7 @@ public class LinkWrites {
         java.util.Map<String, Link> held = new java.util.HashMap<>(found);
         for (Link link : batch) {
             Link holder = found.get(link.code());
-            if (allInserted
-                    || (holder != null && holder.rules() == null && holder.equals(link.withRules(null)))) {
+            if (allInserted || (holder != null && holder.rules() == null && holder.equals(link.withRules(null)))) {
                 held.put(link.code(), link);
             }
         }
@@ -211,7 +210,8 @@ public class LinkWrites {
         return link.rules() == null
                 ? row
                 : row.flatMap(rows -> rows > 0
-                        ? insertRules(link.code(), link.rules(), clock.instant()).thenReturn(rows)
+                        ? insertRules(link.code(), link.rules(), clock.instant())
+                                .thenReturn(rows)
                         : Mono.just(rows));
     }
 
