@@ -19,8 +19,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code java -jar shortgate.jar import --from csv|shlink|yourls|kutt|bitly [--file F] [--url U] [--dry-run]
- * [--with-visits] [--on-conflict skip|new-code]}: runs one import in an application without its web server (the
+ * {@code java -jar shortgate.jar import --from csv|jsonl|shlink|yourls|kutt|bitly [--file F] [--url U] [--dry-run]
+ * [--with-visits] [--on-conflict skip|new-code]} ({@code jsonl}: Shortgate's own JSON lines export): runs one import in an application without its web server (the
  * usual settings, the embedded database in the working folder by default), shows a progress bar on stderr, prints a
  * summary and exits 0 when the import is done, 1 when it failed, 2 for a usage error. Other {@code --name=value}
  * arguments are settings. The source's credential is a setting ({@code SHORTGATE_TRANSFER_API_KEY}), never an
@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
  */
 public final class ImportCommand {
 
-    private static final String USAGE = "usage: import --from csv|shlink|yourls|kutt|bitly [--file F] [--url U] "
+    private static final String USAGE = "usage: import --from csv|jsonl|shlink|yourls|kutt|bitly [--file F] [--url U] "
             + "[--dry-run] [--with-visits] [--on-conflict skip|new-code] [--spring.r2dbc.url=...]\n"
             + "The source's API key, token or signature goes in SHORTGATE_TRANSFER_API_KEY.";
 

@@ -33,8 +33,8 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Import jobs, for an import inside a pod: {@code POST /api/v1/imports} starts one (a JSON body naming a source, or
- * a CSV body) and answers 202 with its {@code Location}; {@code GET} there shows its status ({@code running},
+ * Import jobs, for an import inside a pod: {@code POST /api/v1/imports} starts one (a JSON body naming a source, a
+ * CSV body, or a JSON lines body: Shortgate's own export) and answers 202 with its {@code Location}; {@code GET} there shows its status ({@code running},
  * {@code done}, {@code failed}), progress and result. Admin keys only. A job runs in the pod that took it; its
  * checkpoint is in the database, so posting the same source again after a restart resumes it.
  */
@@ -83,9 +83,12 @@ class ImportController {
     Mono<ResponseEntity<Map<String, Object>>> startFromApi(
             @RequestBody ImportRequest request, ServerWebExchange exchange) {
         ApiPrincipal.of(exchange).require(ApiScope.ADMIN);
-        if (request.from() == null || "csv".equalsIgnoreCase(request.from())) {
+        if (request.from() == null
+                || "csv".equalsIgnoreCase(request.from())
+                || "jsonl".equalsIgnoreCase(request.from())) {
             throw Problem.INVALID_REQUEST
-                    .toException("from must be shlink, yourls, kutt or bitly; post a CSV body as text/csv.")
+                    .toException("from must be shlink, yourls, kutt or bitly; post a CSV body as text/csv, or JSON"
+                            + " lines as application/jsonl.")
                     .with("field", "from");
         }
         ImportSource source = source(request.from(), null, request.url(), request.apiKey());
@@ -109,15 +112,34 @@ class ImportController {
             @RequestParam(required = false) Boolean dryRun,
             @RequestParam(required = false) String onConflict,
             ServerWebExchange exchange) {
+        return startFromFile("csv", body, dryRun, onConflict, exchange);
+    }
+
+    @PostMapping(consumes = {"application/jsonl", "application/x-ndjson"})
+    @Operation(
+            summary = "Start an import of a JSON lines body (Shortgate's export with format=jsonl, redirect rules"
+                    + " included)")
+    @ApiResponse(responseCode = "202", description = "Started (or resumed); Location names the job")
+    Mono<ResponseEntity<Map<String, Object>>> startFromJsonLines(
+            @RequestBody Flux<DataBuffer> body,
+            @RequestParam(required = false) Boolean dryRun,
+            @RequestParam(required = false) String onConflict,
+            ServerWebExchange exchange) {
+        return startFromFile("jsonl", body, dryRun, onConflict, exchange);
+    }
+
+    /** Stores the body in a temporary file (deleted when the job ends) and imports it as a {@code from} file. */
+    private Mono<ResponseEntity<Map<String, Object>>> startFromFile(
+            String from, Flux<DataBuffer> body, Boolean dryRun, String onConflict, ServerWebExchange exchange) {
         ApiPrincipal.of(exchange).require(ApiScope.ADMIN);
-        return Mono.fromCallable(() -> Files.createTempFile("shortgate-import-", ".csv"))
+        return Mono.fromCallable(() -> Files.createTempFile("shortgate-import-", "." + from))
                 .subscribeOn(Schedulers.boundedElastic())
                 .flatMap(file -> DataBufferUtils.write(body, file)
                         .then(Mono.fromCallable(() -> digest(file)).subscribeOn(Schedulers.boundedElastic()))
                         .flatMap(hash -> start(
-                                source("csv", file, null, null),
-                                "csv",
-                                ImportCommand.sourceKey("csv", "body:" + hash, null),
+                                source(from, file, null, null),
+                                from,
+                                ImportCommand.sourceKey(from, "body:" + hash, null),
                                 Boolean.TRUE.equals(dryRun),
                                 false,
                                 onConflict,

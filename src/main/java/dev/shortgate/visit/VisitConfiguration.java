@@ -59,11 +59,17 @@ class VisitConfiguration {
         return new VisitEnricher(UserAgentParser::sharedOrNull, geo, properties.storeRawIp());
     }
 
-    /** Builds the user-agent parser in the background once the application is up, so the first batch need not. */
+    /**
+     * Builds the user-agent parser in the background once the server is up, so the first batch need not. An
+     * application without a web server (the {@code import} command) takes no visits: it never builds it, rather than
+     * spend a few hundred MB of heap and seconds of CPU on it beside the import.
+     */
     @Bean
     ApplicationListener<ApplicationReadyEvent> userAgentParserWarmUp(VisitProperties properties) {
         return event -> {
-            if (properties.enabled()) {
+            if (properties.enabled()
+                    && event.getSpringApplication().getWebApplicationType()
+                            != org.springframework.boot.WebApplicationType.NONE) {
                 Mono.fromRunnable(UserAgentParser::sharedOrNull)
                         .subscribeOn(Schedulers.boundedElastic())
                         .subscribe(null, error -> log.warn("Could not build the user-agent parser", error));

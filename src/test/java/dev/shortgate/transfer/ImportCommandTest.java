@@ -76,6 +76,27 @@ class ImportCommandTest {
     }
 
     @Test
+    void importsAJsonLinesExportAndARerunChangesNothing() throws IOException {
+        Path jsonl = folder.resolve("links.jsonl");
+        Files.writeString(
+                jsonl,
+                "{\"shortCode\":\"cli-j\",\"domain\":null,\"longUrl\":\"https://example.com/cli/j\","
+                        + "\"tags\":[\"x\"],\"title\":\"J\",\"createdAt\":\"2024-01-02T03:04:05Z\",\"visits\":2}\n"
+                        + "{\"shortCode\":\"cli-j-private\",\"longUrl\":\"http://10.0.0.1/private\"}\n");
+        Run first = run("--from", "jsonl", "--file", jsonl.toString());
+        assertThat(first.status()).as(first.err()).isZero();
+        assertThat(first.out())
+                .contains("created=1, unchanged=0")
+                .contains("refused=1")
+                .contains("seededClickTotals=1")
+                .contains("line 2: refused");
+        Run again = run("--from", "jsonl", "--file", jsonl.toString());
+        assertThat(again.status()).isZero();
+        assertThat(again.out()).contains("created=0, unchanged=1");
+        assertThat(run("--from", "jsonl").status()).isEqualTo(2);
+    }
+
+    @Test
     void credentialsOnTheCommandLineAndUnknownSourcesAreRefused() {
         assertThat(run("--from", "shlink", "--url", "https://s.example", "--api-key=secret")
                         .status())

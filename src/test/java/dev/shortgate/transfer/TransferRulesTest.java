@@ -43,6 +43,10 @@ class TransferRulesTest {
             + "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
     WebTestClient source;
+
+    @Autowired
+    org.springframework.r2dbc.core.DatabaseClient db;
+
     WebTestClient target;
     ConfigurableApplicationContext targetApp;
 
@@ -201,6 +205,60 @@ class TransferRulesTest {
                 .expectBody()
                 .jsonPath("$.rules[0].url")
                 .isEqualTo("https://example.com/droid");
+    }
+
+    /**
+     * A batch whose rules insert fails (a check constraint stands in for a database lost between the statements)
+     * fails the job; nothing of its links may stay without their rules, so the import run again once the database is
+     * back creates them with their rules, under their own codes and under a generated one.
+     */
+    @Test
+    void aLinkWhoseRulesFailedToBeWrittenIsNotLeftWithoutThemAndTheRerunStoresBoth() {
+        create(source, "https://example.com/tx-holder", "tx-held");
+        String rules =
+                "\"{\"\"rules\"\":[{\"\"url\"\":\"\"https://example.com/fail-me\"\",\"\"conditions\"\":[{\"\"type\"\":"
+                        + "\"\"device\"\",\"\"matchValue\"\":\"\"android\"\"}]}]}\"";
+        String aliased = "shortCode,longUrl,rules\ntx-alias,https://example.com/tx-alias," + rules + "\n";
+        String renamed = "shortCode,longUrl,rules\ntx-held,https://example.com/tx-renamed," + rules + "\n";
+        db.sql("ALTER TABLE link_rules ADD CONSTRAINT tx_rules_fail CHECK (rules_json NOT LIKE '%fail-me%')")
+                .then()
+                .block();
+        try {
+            assertThat(importCsv(source, aliased).get("status")).isEqualTo("failed");
+            assertThat(importJob(source, renamed, "?onConflict=new-code").get("status"))
+                    .isEqualTo("failed");
+        } finally {
+            db.sql("ALTER TABLE link_rules DROP CONSTRAINT tx_rules_fail")
+                    .then()
+                    .block();
+        }
+
+        assertThat(result(importCsv(source, aliased))).containsEntry("created", 1);
+        assertThat(location(source, "tx-alias", null, ANDROID)).isEqualTo("https://example.com/fail-me");
+        Map<String, Object> again = importJob(source, renamed, "?onConflict=new-code");
+        assertThat(result(again)).containsEntry("newCodes", 1);
+        String reason = problems(again).get(0).get("reason").toString();
+        String code = reason.substring(reason.indexOf("New code: ") + "New code: ".length())
+                .trim();
+        assertThat(location(source, code, null, ANDROID)).isEqualTo("https://example.com/fail-me");
+        assertThat(location(source, code, null, IPHONE)).isEqualTo("https://example.com/tx-renamed");
+        assertThat(export(source).lines().filter(line -> line.contains("https://example.com/tx-renamed")))
+                .hasSize(1);
+    }
+
+    static Map<String, Object> importJob(WebTestClient web, String csv, String query) {
+        String location = web.post()
+                .uri("/api/v1/imports" + query)
+                .contentType(CSV)
+                .bodyValue(csv)
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .returnResult(String.class)
+                .getResponseHeaders()
+                .getLocation()
+                .toString();
+        return TransferTest.awaitDone(web, location);
     }
 
     static void create(WebTestClient web, String url, String alias) {

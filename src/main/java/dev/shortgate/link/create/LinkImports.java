@@ -209,45 +209,29 @@ public class LinkImports {
                 : new Outcome(index, Status.NEW_CODE, made, "The code is taken by another URL.");
     }
 
-    /** Inserts the free aliases, reads back who holds their codes, and tells the caches of the rows this wrote. */
+    /**
+     * Inserts the free aliases, each with its rules in the transaction of its row ({@link LinkWrites#insertAllWithRules}),
+     * and tells the caches of the rows this wrote, rules included.
+     */
     private Mono<Void> insert(Map<Integer, Link> free, Outcome[] outcomes, Map<Integer, Link> conflicting) {
         if (free.isEmpty()) {
             return Mono.empty();
         }
-        List<Link> rows = new ArrayList<>(free.values());
-        return writes.insertAll(rows)
-                .flatMap(inserted -> inserted == rows.size()
-                        // every row went in: each code is held by its own row, with nothing to read back
-                        ? Mono.just(free.values().stream()
-                                .collect(java.util.stream.Collectors.toMap(Link::code, link -> link)))
-                        : links.findByCodes(rows.stream().map(Link::code).toList()))
-                .flatMap(held -> {
-                    List<Link> made = new ArrayList<>();
-                    free.forEach((index, link) -> {
-                        Link holder = held.get(link.code());
-                        // the read-back holder has no rules yet: they are stored below for the rows this wrote
-                        if (holder != null && link.withRules(null).equals(holder.withRules(null))) {
-                            made.add(link);
-                            outcomes[index] = new Outcome(index, Status.CREATED, link, null);
-                        } else {
-                            // Taken between the read and the insert: sorted again against its holder
-                            Map<Integer, Link> ignored = new HashMap<>();
-                            sort(index, link, holder, outcomes, ignored, conflicting);
-                        }
-                    });
-                    return made.isEmpty()
-                            ? Mono.<Void>empty()
-                            : writes.insertRules(made, requests.now()).then(changes.importedAll(made));
-                });
-    }
-
-    /** Stores the rules of a link just created under a generated code and tells the caches of them. */
-    private Mono<dev.shortgate.link.LinkService.Created> withRules(
-            dev.shortgate.link.LinkService.Created made, LinkRules rules) {
-        Link link = made.link().withRules(rules);
-        return writes.insertRules(List.of(link), requests.now())
-                .then(changes.changed(link))
-                .thenReturn(new dev.shortgate.link.LinkService.Created(link, true));
+        return writes.insertAllWithRules(new ArrayList<>(free.values())).flatMap(held -> {
+            List<Link> made = new ArrayList<>();
+            free.forEach((index, link) -> {
+                Link holder = held.get(link.code());
+                if (holder == link) {
+                    made.add(link);
+                    outcomes[index] = new Outcome(index, Status.CREATED, link, null);
+                } else {
+                    // Taken between the read and the insert: sorted again against its holder
+                    Map<Integer, Link> ignored = new HashMap<>();
+                    sort(index, link, holder, outcomes, ignored, conflicting);
+                }
+            });
+            return made.isEmpty() ? Mono.<Void>empty() : changes.importedAll(made);
+        });
     }
 
     /** A key whose code is a valid alias and that fits the link tables' code column. */
@@ -288,14 +272,11 @@ public class LinkImports {
                                     link.disabled(),
                                     link.forwardQuery(),
                                     link.apiKeyId(),
-                                    null);
+                                    null,
+                                    // stored with the row it creates, in one transaction, and announced with it
+                                    link.rules());
                             boolean renamed = link.code() != null;
                             return creator.createGenerated(wanted, length)
-                                    .flatMap(made -> !made.created() || link.rules() == null
-                                            ? Mono.just(made)
-                                            // a new link under a generated code: its rules stored, its cached copy
-                                            // replaced by one with them
-                                            : withRules(made, link.rules()))
                                     .doOnNext(made -> outcomes[index] = !made.created()
                                             ? new Outcome(index, Status.UNCHANGED, made.link(), null)
                                             : renamed

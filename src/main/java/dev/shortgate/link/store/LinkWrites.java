@@ -36,14 +36,20 @@ public class LinkWrites {
     private final TransactionalOperator transactions;
     private final ConflictRetry conflicts;
     private final MultiRow multiRow;
+    private final LinkRepository links;
+    private final java.time.Clock clock;
 
     LinkWrites(
             DatabaseClient db,
             LinkTables tables,
             ReactiveTransactionManager transactionManager,
             ConflictRetry conflicts,
-            MultiRow multiRow) {
+            MultiRow multiRow,
+            LinkRepository links,
+            java.time.Clock clock) {
         this.db = db;
+        this.links = links;
+        this.clock = clock;
         this.multiRow = multiRow;
         this.tables = tables;
         this.conflicts = conflicts;
@@ -67,6 +73,80 @@ public class LinkWrites {
                     .filter(inserted -> inserted)
                     .count();
         }
+        return conflicts.transaction("create_group", insertRows(links));
+    }
+
+    /**
+     * Inserts links an import brings in, as {@link #insertAll} does, each link's redirect rules committed with its
+     * row: a link is never stored without the rules it came with, so a batch that failed on the way and is written
+     * again finds either nothing of a link (and writes it whole) or the link with its rules. Unsplit, the multi-row
+     * insert, the read-back of the codes it did not take and the rules of the rows it wrote are one transaction
+     * (run again whole when it lost a write conflict); split, each link's own transaction ({@link #insert}) holds its
+     * rules. Emits who holds each code afterwards: the given link (with its rules) for a row this wrote, otherwise
+     * the holder read back.
+     */
+    public Mono<java.util.Map<String, Link>> insertAllWithRules(List<Link> batch) {
+        if (batch.isEmpty()) {
+            return Mono.just(java.util.Map.of());
+        }
+        if (tables.split()) {
+            return Flux.fromIterable(batch)
+                    .flatMap(
+                            link -> conflicts
+                                    .transaction("create_group", insert(link))
+                                    .map(inserted -> java.util.Map.entry(link, inserted)),
+                            SPLIT_INSERTS_AT_ONCE)
+                    .collectList()
+                    .flatMap(results -> {
+                        java.util.Map<String, Link> held = new java.util.HashMap<>();
+                        List<String> taken = new java.util.ArrayList<>();
+                        for (var result : results) {
+                            if (result.getValue()) {
+                                held.put(result.getKey().code(), result.getKey());
+                            } else {
+                                taken.add(result.getKey().code());
+                            }
+                        }
+                        return links.findByCodes(taken).map(found -> {
+                            held.putAll(found);
+                            return held;
+                        });
+                    });
+        }
+        Instant now = clock.instant();
+        Mono<java.util.Map<String, Link>> write = Mono.defer(() -> insertRows(batch)
+                .flatMap(inserted -> inserted == batch.size()
+                        // every row went in: each code is held by its own row, with nothing to read back
+                        ? Mono.just(ours(batch, java.util.Map.of(), true))
+                        : links.findByCodes(batch.stream().map(Link::code).toList())
+                                .map(found -> ours(batch, found, false)))
+                .flatMap(held -> insertRules(
+                                batch.stream()
+                                        .filter(link -> held.get(link.code()) == link)
+                                        .toList(),
+                                now)
+                        .thenReturn(held)));
+        return conflicts.transaction("create_group", transactions.transactional(write));
+    }
+
+    /**
+     * Who holds each code after a multi-row insert: the batch's own link where the row read back is the one it
+     * wrote (every field as given, no rules yet: rules are written only with a row's insert), otherwise the holder.
+     */
+    private static java.util.Map<String, Link> ours(
+            List<Link> batch, java.util.Map<String, Link> found, boolean allInserted) {
+        java.util.Map<String, Link> held = new java.util.HashMap<>(found);
+        for (Link link : batch) {
+            Link holder = found.get(link.code());
+            if (allInserted || (holder != null && holder.rules() == null && holder.equals(link.withRules(null)))) {
+                held.put(link.code(), link);
+            }
+        }
+        return held;
+    }
+
+    /** The unsplit multi-row {@code INSERT IGNORE}; emits how many rows went in. */
+    private Mono<Long> insertRows(List<Link> links) {
         List<Object[]> rows = new java.util.ArrayList<>(links.size());
         for (Link link : links) {
             rows.add(new Object[] {
@@ -92,32 +172,47 @@ public class LinkWrites {
                         + "max_visits, disabled, forward_query, api_key_id, create_key) VALUES ",
                 rows,
                 "");
-        return conflicts.transaction("create_group", spec.fetch().rowsUpdated());
+        return spec.fetch().rowsUpdated();
     }
 
     /**
-     * Inserts the link; emits {@code false} when the code is already taken (tombstones included), or when a live
+     * Inserts the link, with its rules in the same transaction when it has some (an import's); emits {@code false}
+     * when the code is already taken (tombstones included), or when a live
      * generated link was created for exactly the same settings a moment earlier (the {@code create_key} unique key:
      * concurrent creates of one URL under a strategy whose candidates differ per create still make one row).
      */
     public Mono<Boolean> insert(Link link) {
         if (!tables.split()) {
-            return insertRow(LinkTables.LEGACY, link)
+            Mono<Long> row = insertRow(LinkTables.LEGACY, link);
+            return (link.rules() == null ? row : transactions.transactional(withRules(row, link)))
                     .map(rows -> rows > 0)
                     .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
         }
         // Split: the create key's claim and the row commit together, and neither when link still holds the code
         byte[] key = LinkRows.createKey(link, DomainCodes.code(link.code()).length());
-        Mono<Long> claimAndInsert = (key == null ? Mono.<Long>empty() : claimCreateKey(key, link.code()))
-                .then(insertRow(tables.table(link.code()), link))
-                .flatMap(rows -> legacyHolds(link.code())
-                        .flatMap(held -> held ? Mono.<Long>error(new CodeStillInLegacyTable()) : Mono.just(rows)));
+        Mono<Long> claimAndInsert = withRules(
+                (key == null ? Mono.<Long>empty() : claimCreateKey(key, link.code()))
+                        .then(insertRow(tables.table(link.code()), link))
+                        .flatMap(rows -> legacyHolds(link.code())
+                                .flatMap(held ->
+                                        held ? Mono.<Long>error(new CodeStillInLegacyTable()) : Mono.just(rows))),
+                link);
         return transactions
                 .transactional(claimAndInsert)
                 .map(rows -> rows > 0)
                 .onErrorResume(
                         e -> e instanceof DuplicateKeyException || e instanceof CodeStillInLegacyTable,
                         e -> Mono.just(false));
+    }
+
+    /** The link's rules written after its row, when the row went in and it has rules (the caller's transaction). */
+    private Mono<Long> withRules(Mono<Long> row, Link link) {
+        return link.rules() == null
+                ? row
+                : row.flatMap(rows -> rows > 0
+                        ? insertRules(link.code(), link.rules(), clock.instant())
+                                .thenReturn(rows)
+                        : Mono.just(rows));
     }
 
     /** A split-layout create found its code still in {@code link}: the transaction is rolled back. */

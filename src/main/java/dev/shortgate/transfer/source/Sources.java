@@ -9,12 +9,16 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Makes the source an import names: {@code csv} (a file), or {@code shlink}, {@code yourls}, {@code kutt}, {@code bitly} (a URL). */
+/**
+ * Makes the source an import names: {@code csv} or {@code jsonl} (a file), or {@code shlink}, {@code yourls},
+ * {@code kutt}, {@code bitly} (a URL).
+ */
 @Component
 public class Sources {
 
     private final SourceHttp http;
     private final TransferProperties properties;
+    private final JsonMapper json;
 
     Sources(JsonMapper json, TransferProperties properties) {
         this.http = new SourceHttp(
@@ -25,6 +29,7 @@ public class Sources {
                 properties.maxRetries(),
                 properties.maxRetryAfter());
         this.properties = properties;
+        this.json = json;
     }
 
     /**
@@ -34,11 +39,11 @@ public class Sources {
     public ImportSource source(String from, Path file, String url, String apiKey) {
         String key = apiKey != null ? apiKey : properties.apiKey();
         String name = from == null ? "" : from.toLowerCase(Locale.ROOT);
-        if (name.equals("csv")) {
+        if (name.equals("csv") || name.equals("jsonl")) {
             if (file == null) {
-                throw new IllegalArgumentException("--from csv needs --file.");
+                throw new IllegalArgumentException("--from " + name + " needs --file.");
             }
-            return new CsvSource(file);
+            return name.equals("csv") ? new CsvSource(file) : new JsonLinesSource(file, json);
         }
         if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
             throw new IllegalArgumentException("--from " + name + " needs --url, an http(s) address.");
@@ -51,7 +56,7 @@ public class Sources {
             case "bitly" -> new BitlySource(http, url, key, size);
             default ->
                 throw new IllegalArgumentException(
-                        "Unknown source '" + from + "'; use csv, shlink, yourls, kutt or bitly.");
+                        "Unknown source '" + from + "'; use csv, jsonl, shlink, yourls, kutt or bitly.");
         };
     }
 }
