@@ -71,6 +71,9 @@ public record SecurityProperties(
             @Positive @DefaultValue("20") long authFailureCapacity,
             @Positive @DefaultValue("2") long authFailureRefill,
             @NotNull @DefaultValue("1s") Duration authFailurePeriod,
-            @DecimalMin("0") @DecimalMax("0.1") @DefaultValue("0.01") double redisSlack,
+
+            @DecimalMin("0") @DecimalMax("0.1") @DefaultValue("0.01")
+            double redisSlack,
+
             @NotNull @DefaultValue("100ms") Duration redisSyncInterval) {}
 }

@@ -59,8 +59,6 @@ class SharedRateLimitSlackIT {
         }
         long slackTokens = (long) (LIMIT * SLACK);
         assertThat(accepted).isGreaterThanOrEqualTo(LIMIT - 1).isLessThanOrEqualTo(LIMIT + 2 * slackTokens);
-        assertThat(unsettled)
-                .as("checks answered without a Redis round trip")
-                .isGreaterThan(statuses.size() / 2.0);
+        assertThat(unsettled).as("checks answered without a Redis round trip").isGreaterThan(statuses.size() / 2.0);
     }
 }
