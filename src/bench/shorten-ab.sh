@@ -21,7 +21,8 @@ java ${JAVA_OPTS:-} -jar $JAR --server.address=127.0.0.1 --server.port=$PORT --m
 APP=$!
 trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null; mariadb -uroot -e "DROP DATABASE IF EXISTS $DB"' EXIT
 for i in $(seq 1 600); do curl -sf -o /dev/null http://127.0.0.1:$MGMT/actuator/health/readiness && break; sleep 0.2; done
-MDB=$(pgrep -x mariadbd | head -1)
+# the server on 3306, not another mariadbd a test may have started (those come and go)
+MDB=$(ss -ltnpH 'sport = :3306' | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
 ticks() { sed 's/^.*) //' /proc/$1/stat | awk '{print $12+$13}'; }
 RUN_TAG=w$$ timeout $((WARM+20)) wrk -t2 -c$C -d${WARM}s -s $BENCH/$SCRIPT http://127.0.0.1:$PORT/ >$OUT/warm.txt 2>&1 || true
 [ "$JFR" = 1 ] && jcmd $APP JFR.start name=ab settings=profile filename=$OUT/prof.jfr >/dev/null
