@@ -5,12 +5,12 @@
 # /tmp/<prefix>-LABEL/ap.collapsed.
 # shorten-ab.sh JAR LABEL [extra app args...]: one app on a fresh MariaDB database (+ Redis unless REDIS=0),
 # WARM s of single creates, then RUNS x MEAS s measured; prints creates/s and CPU per create (app, mariadb).
-# env: WARM=60 MEAS=20 RUNS=3 C=64 REDIS=1 JFR=0 SCRIPT=shorten.lua
+# env: WARM=60 MEAS=20 RUNS=3 C=64 REDIS=1 JFR=0 SCRIPT=shorten.lua APP_PORT=18180 MGMT_PORT=18181
 set -euo pipefail
 JAR=$1; LABEL=$2; shift 2
 WARM=${WARM:-60}; MEAS=${MEAS:-20}; RUNS=${RUNS:-3}; C=${C:-64}; REDIS=${REDIS:-1}; JFR=${JFR:-0}
 SCRIPT=${SCRIPT:-shorten.lua}; BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-DB=sab_$(date +%s)_$$; PORT=18180; MGMT=18181; OUT=/tmp/sab-$LABEL; mkdir -p $OUT
+DB=sab_$(date +%s)_$$; PORT=${APP_PORT:-18180}; MGMT=${MGMT_PORT:-18181}; OUT=/tmp/sab-$LABEL; mkdir -p $OUT
 export SHORTGATE_ADMIN_KEY=abkey-0123456789abcdef0123
 mariadb -uroot -e "CREATE DATABASE $DB"
 REDIS_ARGS=(); [ "$REDIS" = 1 ] && REDIS_ARGS=(--spring.data.redis.url=redis://127.0.0.1:6379 --shortgate.redirect.redis.key-prefix=sab:$DB:)
@@ -21,7 +21,8 @@ java ${JAVA_OPTS:-} -jar $JAR --server.address=127.0.0.1 --server.port=$PORT --m
 APP=$!
 trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null; mariadb -uroot -e "DROP DATABASE IF EXISTS $DB"' EXIT
 for i in $(seq 1 600); do curl -sf -o /dev/null http://127.0.0.1:$MGMT/actuator/health/readiness && break; sleep 0.2; done
-MDB=$(pgrep -x mariadbd | head -1)
+# the server on 3306, not another mariadbd a test may have started (those come and go)
+MDB=$(ss -ltnpH 'sport = :3306' | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
 ticks() { sed 's/^.*) //' /proc/$1/stat | awk '{print $12+$13}'; }
 RUN_TAG=w$$ timeout $((WARM+20)) wrk -t2 -c$C -d${WARM}s -s $BENCH/$SCRIPT http://127.0.0.1:$PORT/ >$OUT/warm.txt 2>&1 || true
 [ "$JFR" = 1 ] && jcmd $APP JFR.start name=ab settings=profile filename=$OUT/prof.jfr >/dev/null

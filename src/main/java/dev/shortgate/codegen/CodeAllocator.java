@@ -1,6 +1,8 @@
 package dev.shortgate.codegen;
 
 import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -75,6 +77,15 @@ public final class CodeAllocator {
                 .filter(list -> !list.isEmpty())
                 .map(list -> list.get(0))
                 .switchIfEmpty(Mono.error(() -> new CodeSpaceExhaustedException(length, 1)));
+    }
+
+    /**
+     * {@link #firstCandidate} for many URLs of one length at once, in their order: empty for a URL that has none
+     * (its strategy failed it), which the caller then creates through {@link #allocate}.
+     */
+    public Mono<List<Optional<String>>> firstCandidates(List<String> urls, int length) {
+        CodeGenerator.checkLength(length);
+        return candidates.firstOfEach(urls, length);
     }
 
     private <T> Mono<T> tryRound(String url, int length, int round, Function<String, Mono<T>> claim) {

@@ -2,6 +2,7 @@ package dev.shortgate.security;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.system.redis.RedisConfigured;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -17,8 +18,12 @@ class RateLimitConfiguration {
     RedisBuckets redisBuckets(
             LettuceConnectionFactory redis,
             @Value("${shortgate.redirect.redis.key-prefix:sg:}") String keyPrefix,
-            Ticker ticker) {
-        return new RedisBuckets(redis, keyPrefix + "rate:", ticker);
+            SecurityProperties properties,
+            Ticker ticker,
+            MeterRegistry registry) {
+        SecurityProperties.RateLimit limits = properties.rateLimit();
+        return new RedisBuckets(
+                redis, keyPrefix + "rate:", limits.redisSlack(), limits.redisSyncInterval(), ticker, registry);
     }
 
     @Bean

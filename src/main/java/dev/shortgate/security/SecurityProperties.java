@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import dev.shortgate.system.settings.SecretSettings;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -53,6 +55,10 @@ public record SecurityProperties(
      *                         keys this pod already knows are looked at, so guessing costs no database query
      * @param authFailureRefill   wrong keys a client IP regains per {@code authFailurePeriod}
      * @param authFailurePeriod   the refill period for wrong keys
+     * @param redisSlack       the share of a key's {@code apiCapacity} a pod may take from its copy of the shared
+     *                         bucket before it settles with Redis (0 to 0.1): the pods together may go over a burst
+     *                         by at most this share each, and the bucket owes it back; 0 settles every request
+     * @param redisSyncInterval the longest a pod answers from its copy of a shared bucket before it settles
      */
     public record RateLimit(
             @Positive @DefaultValue("200") long apiCapacity,
@@ -64,5 +70,10 @@ public record SecurityProperties(
             @NotNull @DefaultValue("100ms") Duration redisTimeout,
             @Positive @DefaultValue("20") long authFailureCapacity,
             @Positive @DefaultValue("2") long authFailureRefill,
-            @NotNull @DefaultValue("1s") Duration authFailurePeriod) {}
+            @NotNull @DefaultValue("1s") Duration authFailurePeriod,
+
+            @DecimalMin("0") @DecimalMax("0.1") @DefaultValue("0.01")
+            double redisSlack,
+
+            @NotNull @DefaultValue("100ms") Duration redisSyncInterval) {}
 }

@@ -21,7 +21,9 @@ public final class RateLimiters {
                 Duration.ofMillis(100),
                 20,
                 2,
-                Duration.ofSeconds(1));
+                Duration.ofSeconds(1),
+                0.01,
+                Duration.ofMillis(100));
         return new ApiRateLimiter(
                 new SecurityProperties(null, Duration.ofSeconds(30), 65536, 5242880, 1073741824, limits),
                 SharedBuckets.NONE,

@@ -2,6 +2,7 @@ package dev.shortgate.codegen.pool;
 
 import java.util.Collection;
 
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -14,6 +15,14 @@ public interface CodePool {
 
     /** Takes one code of this length out of the pool; empty when the pool holds none. */
     Mono<String> take(int length);
+
+    /**
+     * Takes up to {@code count} codes of this length out of the pool: fewer, or none, when it holds fewer (or a take
+     * failed). By default {@code count} takes at once.
+     */
+    default Flux<String> take(int length, int count) {
+        return Flux.range(0, count).flatMapSequential(i -> take(length).onErrorResume(e -> Mono.empty()), 64);
+    }
 
     /** How many codes of this length the pool holds. */
     Mono<Long> size(int length);

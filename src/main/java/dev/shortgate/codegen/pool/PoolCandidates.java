@@ -1,6 +1,8 @@
 package dev.shortgate.codegen.pool;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import dev.shortgate.codegen.CandidateSource;
 import io.micrometer.core.instrument.Counter;
@@ -31,5 +33,25 @@ public final class PoolCandidates implements CandidateSource {
                     return RandomCodes.next(length);
                 }))
                 .map(List::of);
+    }
+
+    /** One take of as many codes as URLs; a URL the pool had no code left for gets a fresh random one. */
+    @Override
+    public Mono<List<Optional<String>>> firstOfEach(List<String> urls, int length) {
+        return pool.take(length, urls.size())
+                .collectList()
+                .onErrorResume(error -> Mono.just(List.of()))
+                .map(taken -> {
+                    List<Optional<String>> codes = new ArrayList<>(urls.size());
+                    for (int n = 0; n < urls.size(); n++) {
+                        if (n < taken.size()) {
+                            codes.add(Optional.of(taken.get(n)));
+                        } else {
+                            misses.increment();
+                            codes.add(Optional.of(RandomCodes.next(length)));
+                        }
+                    }
+                    return codes;
+                });
     }
 }

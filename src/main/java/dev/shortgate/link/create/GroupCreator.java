@@ -94,20 +94,40 @@ class GroupCreator {
 
     private Flux<ItemResult> makeTogether(Map<Integer, Prepared> toMake, int concurrency) {
         List<Integer> indexes = new ArrayList<>(toMake.keySet());
-        // An item without a first candidate (its strategy failed it) is made one by one, which answers as a single
-        // create would.
+        // One ask of the strategy per code length (the pool's: one SPOP for them all). An item without a first
+        // candidate (its strategy failed it) is made one by one, which answers as a single create would.
+        Map<Integer, List<Integer>> byLength = new LinkedHashMap<>();
+        indexes.forEach(index -> byLength.computeIfAbsent(toMake.get(index).length(), length -> new ArrayList<>())
+                .add(index));
         return creator.allocator()
-                .flatMap(codes -> Flux.fromIterable(indexes)
-                        .flatMapSequential(
-                                index -> {
-                                    Prepared prepared = toMake.get(index);
-                                    return codes.firstCandidate(prepared.link().url(), prepared.length())
-                                            .map(code ->
-                                                    Optional.of(prepared.link().withCode(code)))
-                                            .onErrorResume(e -> Mono.just(Optional.empty()));
-                                },
-                                64)
-                        .collectList())
+                .flatMap(codes -> Flux.fromIterable(byLength.entrySet())
+                        .concatMap(entry -> codes.firstCandidates(
+                                        entry.getValue().stream()
+                                                .map(index ->
+                                                        toMake.get(index).link().url())
+                                                .toList(),
+                                        entry.getKey())
+                                .onErrorResume(e -> Mono.just(entry.getValue().stream()
+                                        .map(index -> Optional.<String>empty())
+                                        .toList()))
+                                .map(firsts -> {
+                                    Map<Integer, Optional<Link>> byIndex = new HashMap<>();
+                                    for (int n = 0; n < firsts.size(); n++) {
+                                        Prepared prepared =
+                                                toMake.get(entry.getValue().get(n));
+                                        byIndex.put(
+                                                entry.getValue().get(n),
+                                                firsts.get(n).map(code -> prepared.link()
+                                                        .withCode(code)));
+                                    }
+                                    return byIndex;
+                                }))
+                        .collectList()
+                        .map(maps -> {
+                            Map<Integer, Optional<Link>> all = new HashMap<>();
+                            maps.forEach(all::putAll);
+                            return indexes.stream().map(all::get).toList();
+                        }))
                 .flatMapMany(firsts -> {
                     List<Link> candidates = new ArrayList<>();
                     List<Integer> candidateIndexes = new ArrayList<>();
