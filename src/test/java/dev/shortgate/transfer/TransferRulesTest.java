@@ -114,7 +114,13 @@ class TransferRulesTest {
         create(source, "https://example.com/no-rules", "no-rules");
         String sourceRules = rules(source, "round-trip");
 
-        String csv = export(source);
+        // only this test's two links: the source's database is shared with the other tests of this context
+        String csv = export(source)
+                .lines()
+                .filter(line ->
+                        line.startsWith("shortCode,") || line.startsWith("round-trip,") || line.startsWith("no-rules,"))
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+        assertThat(csv.lines()).hasSize(3);
         assertThat(csv.lines().findFirst().orElseThrow()).endsWith(",visits,rules");
         Map<String, Object> job = importCsv(target, csv);
         assertThat(result(job)).containsEntry("created", 2).containsEntry("refused", 0);
