@@ -2,6 +2,7 @@ package dev.shortgate.link;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.springframework.modulith.NamedInterface;
 
 /**
@@ -27,7 +28,11 @@ public record LinkRules(List<Rule> rules, List<Variant> variants) {
         variants = variants == null ? List.of() : List.copyOf(variants);
     }
 
-    /** Whether there is nothing to evaluate: the link redirects to its own URL. */
+    /**
+     * Whether there is nothing to evaluate: the link redirects to its own URL. Not a property of the stored JSON (an
+     * {@code "empty"} written by earlier builds is ignored when read).
+     */
+    @JsonIgnore
     public boolean isEmpty() {
         return rules.isEmpty() && variants.isEmpty();
     }
