@@ -37,7 +37,7 @@ final class RefusedHosts {
 
     /** Refuses {@code host}, as {@link UrlPolicy#normalize} writes it, when it is one of these or under one. */
     void check(String host) {
-        if (matches(host, ownHosts::contains) || matches(host, addedDomains::contains)) {
+        if (matches(host, own -> ownHosts.contains(own) || addedDomains.contains(own))) {
             throw UrlPolicy.invalid(
                     Problem.URL_SELF_LINK,
                     "url points at this shortener (" + host + "); links to short "

@@ -99,10 +99,7 @@ public final class VisitBatchWriter implements VisitRecorder.BatchWriter {
         for (int i = 0; i < rows.size(); i++) {
             RawVisit raw = raws.get(i);
             Visit v = rows.get(i);
-            Object[] row = values(v, v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query()));
-            row = Arrays.copyOf(row, row.length + 1);
-            row[row.length - 1] = raw.domainId();
-            values.add(row);
+            values.add(values(v, raw.domainId(), v.id(), raw.orphan().id, visitedPath(raw.code(), raw.query())));
         }
         return sql.multiRow(INSERT_ORPHANS, values, "");
     }
@@ -116,33 +113,32 @@ public final class VisitBatchWriter implements VisitRecorder.BatchWriter {
     private MultiRowSql.Sql insertVisits(List<Visit> rows) {
         List<Object[]> values = new ArrayList<>(rows.size());
         for (Visit v : rows) {
-            Object[] row = values(v, v.id(), v.code());
-            row = Arrays.copyOf(row, row.length + 1);
-            row[row.length - 1] = v.redirectUrl();
-            values.add(row);
+            values.add(values(v, v.redirectUrl(), v.id(), v.code()));
         }
         return sql.multiRow(INSERT_VISITS, values, "");
     }
 
-    /** A row's values in the order of both INSERTs: its {@code key} columns, then those every raw row has. */
-    private static Object[] values(Visit v, Object... key) {
+    /**
+     * A row's values in the order of both INSERTs, in one array: its {@code key} columns, those every raw row has,
+     * then its table's {@code last} column.
+     */
+    private static Object[] values(Visit v, Object last, Object... key) {
         Visitor who = v.visitor();
-        Object[] common = {
-            LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC),
-            v.clientId(),
-            who.ip(),
-            who.userAgent(),
-            who.referer(),
-            who.country(),
-            who.city(),
-            who.browser(),
-            who.browserVersion(),
-            who.os(),
-            who.deviceClass(),
-            who.bot()
-        };
-        Object[] row = Arrays.copyOf(key, key.length + common.length);
-        System.arraycopy(common, 0, row, key.length, common.length);
+        Object[] row = Arrays.copyOf(key, key.length + 13);
+        int i = key.length;
+        row[i++] = LocalDateTime.ofInstant(v.visitedAt(), ZoneOffset.UTC);
+        row[i++] = v.clientId();
+        row[i++] = who.ip();
+        row[i++] = who.userAgent();
+        row[i++] = who.referer();
+        row[i++] = who.country();
+        row[i++] = who.city();
+        row[i++] = who.browser();
+        row[i++] = who.browserVersion();
+        row[i++] = who.os();
+        row[i++] = who.deviceClass();
+        row[i++] = who.bot();
+        row[i] = last;
         return row;
     }
 }
