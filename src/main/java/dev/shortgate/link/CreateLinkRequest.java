@@ -3,6 +3,7 @@ package dev.shortgate.link;
 import java.time.Instant;
 import java.util.List;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.modulith.NamedInterface;
 
 /**
@@ -33,6 +34,12 @@ public record CreateLinkRequest(
         Integer redirectStatus,
         Boolean forwardQuery,
         String domain,
+
+        @Schema(
+                description = "Labels for the link, each a text of at most 255 characters; trimmed, blanks and"
+                        + " repeats left out. Written only when this create makes the link (201): a link"
+                        + " found (200) keeps its own.",
+                example = "[\"campaign\", \"sms\"]")
         List<String> tags) {
 
     CreateLinkRequest(String url, Integer length, String alias) {
