@@ -1,7 +1,9 @@
 package dev.shortgate.link;
 
 import java.time.Instant;
+import java.util.List;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.modulith.NamedInterface;
 
 /**
@@ -18,6 +20,8 @@ import org.springframework.modulith.NamedInterface;
  * @param forwardQuery   append the visitor's query string to the target
  * @param domain         the short domain the link is served on, one added through {@code /api/v1/domains}
  *                       (default: the host of {@code shortgate.base-url})
+ * @param tags           labels for the link, each a text of at most 255 characters; trimmed, blanks and repeats left
+ *                       out. Stored only when this create makes the link: a link found (find-if-exists) keeps its own
  */
 @NamedInterface("service")
 public record CreateLinkRequest(
@@ -29,10 +33,31 @@ public record CreateLinkRequest(
         Boolean disabled,
         Integer redirectStatus,
         Boolean forwardQuery,
-        String domain) {
+        String domain,
+
+        @Schema(
+                description = "Labels for the link, each a text of at most 255 characters; trimmed, blanks and"
+                        + " repeats left out. Written only when this create makes the link (201): a link"
+                        + " found (200) keeps its own.",
+                example = "[\"campaign\", \"sms\"]")
+        List<String> tags) {
 
     CreateLinkRequest(String url, Integer length, String alias) {
-        this(url, length, alias, null, null, null, null, null, null);
+        this(url, length, alias, null, null, null, null, null, null, null);
+    }
+
+    /** A create without tags. */
+    public CreateLinkRequest(
+            String url,
+            Integer length,
+            String alias,
+            Instant expiresAt,
+            Long maxVisits,
+            Boolean disabled,
+            Integer redirectStatus,
+            Boolean forwardQuery,
+            String domain) {
+        this(url, length, alias, expiresAt, maxVisits, disabled, redirectStatus, forwardQuery, domain, null);
     }
 
     /** A create on the default domain. */
@@ -45,6 +70,6 @@ public record CreateLinkRequest(
             Boolean disabled,
             Integer redirectStatus,
             Boolean forwardQuery) {
-        this(url, length, alias, expiresAt, maxVisits, disabled, redirectStatus, forwardQuery, null);
+        this(url, length, alias, expiresAt, maxVisits, disabled, redirectStatus, forwardQuery, null, null);
     }
 }

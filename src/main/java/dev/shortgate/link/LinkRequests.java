@@ -3,6 +3,7 @@ package dev.shortgate.link;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -12,6 +13,7 @@ import dev.shortgate.domain.Domain;
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.domain.Domains;
 import dev.shortgate.link.domain.DomainRedirects;
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.security.UrlPolicy;
@@ -61,10 +63,22 @@ public class LinkRequests {
         this.clock = clock;
     }
 
-    /** A create request checked: the link it asks for (no code yet unless it is an alias) and the code length. */
-    public record Prepared(Link link, int length, int domainId) {
+    /**
+     * A create request checked: the link it asks for (no code yet unless it is an alias), the code length, and the
+     * tags it gets if this create makes it ({@link LinkTags#normalize}).
+     */
+    public record Prepared(Link link, int length, int domainId, List<String> tags) {
 
-        /** A create on the default domain. */
+        public Prepared {
+            tags = List.copyOf(tags);
+        }
+
+        /** A create without tags. */
+        public Prepared(Link link, int length, int domainId) {
+            this(link, length, domainId, List.of());
+        }
+
+        /** A create on the default domain, without tags. */
         public Prepared(Link link, int length) {
             this(link, length, Domains.DEFAULT_ID);
         }
@@ -91,6 +105,10 @@ public class LinkRequests {
         checkStatus(status);
         Instant expiresAt =
                 request.expiresAt() == null ? null : request.expiresAt().truncatedTo(ChronoUnit.MILLIS);
+        List<String> tags = LinkTags.normalize(request.tags())
+                .orElseThrow(() -> invalid(
+                        "tags",
+                        "tags must be a list of texts of at most " + LinkTags.MAX_LENGTH + " characters each."));
         boolean disabled = Boolean.TRUE.equals(request.disabled());
         boolean forwardQuery = Boolean.TRUE.equals(request.forwardQuery());
         String alias = null;
@@ -132,7 +150,7 @@ public class LinkRequests {
                 forwardQuery,
                 caller.keyId(),
                 null);
-        return new Prepared(link, length, domain.id());
+        return new Prepared(link, length, domain.id(), tags);
     }
 
     /** The status a new link on the domain with this id gets when it names none (the domain's default). */

@@ -1,6 +1,7 @@
 package dev.shortgate.link;
 
 import java.util.List;
+import java.util.Map;
 
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.domain.Domains;
@@ -10,6 +11,7 @@ import dev.shortgate.link.create.LinkCreator;
 import dev.shortgate.link.edit.LinkAccess;
 import dev.shortgate.link.edit.LinkEditor;
 import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import dev.shortgate.system.problem.ProblemException;
@@ -39,6 +41,7 @@ public class LinkService {
     private final CreateQueue queue;
     private final LinkEditor editor;
     private final Domains domains;
+    private final LinkTags tags;
 
     LinkService(
             LinkRepository links,
@@ -48,8 +51,10 @@ public class LinkService {
             BatchCreator batches,
             CreateQueue queue,
             LinkEditor editor,
-            Domains domains) {
+            Domains domains,
+            LinkTags tags) {
         this.domains = domains;
+        this.tags = tags;
         this.links = links;
         this.requests = requests;
         this.access = access;
@@ -77,13 +82,28 @@ public class LinkService {
         }
     }
 
+    /**
+     * Finds or creates the link a request asks for. The request's tags are written only when this call makes the
+     * link: a link found keeps its own ({@link #tagsOf}), as tags are no part of find-if-exists' "same settings".
+     */
     public Mono<Created> create(CreateLinkRequest request, ApiPrincipal caller) {
         return Mono.defer(() -> {
             LinkRequests.Prepared prepared = requests.prepare(request, caller);
-            return prepared.link().alias() || !prepared.onDefaultDomain()
+            Mono<Created> created = prepared.link().alias() || !prepared.onDefaultDomain()
                     ? creator.create(prepared)
                     : queue.create(prepared);
+            return prepared.tags().isEmpty() ? created : created.flatMap(result -> tag(result, prepared.tags()));
         });
+    }
+
+    /** Gives a link this create made its tags; a link found is left as it is. */
+    private Mono<Created> tag(Created result, List<String> names) {
+        return result.created() ? tags.set(result.link().code(), names).thenReturn(result) : Mono.just(result);
+    }
+
+    /** The tags of each stored key, by name ({@link LinkTags#of}); a key without tags is not in the map. */
+    public Mono<Map<String, List<String>>> tagsOf(List<String> keys) {
+        return tags.of(keys);
     }
 
     /** See {@link BatchCreator#create}. */

@@ -2,9 +2,7 @@ package dev.shortgate.shlink;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +10,7 @@ import java.util.Map;
 
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.store.LinkRows;
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.system.database.LinkTables;
 import io.r2dbc.spi.Readable;
 import org.springframework.dao.DuplicateKeyException;
@@ -22,7 +21,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * Short URLs as Shlink shows them: Shortgate's links joined with their Shlink fields ({@code link_shlink_meta}), tags
- * ({@code tag}, {@code link_tag}) and visit totals ({@code link_stats}). Reads the link table; links are still
+ * ({@link LinkTags}) and visit totals ({@code link_stats}). Reads the link table; links are still
  * created, changed and deleted only through {@link dev.shortgate.link.LinkService}.
  */
 @Repository
@@ -33,11 +32,13 @@ class ShlinkShortUrls {
             + "m.crawlable, m.valid_since, COALESCE(s.visits, 0) AS visits, COALESCE(s.bot_visits, 0) AS bot_visits, "
             + "COALESCE(s.visits, 0) - COALESCE(s.bot_visits, 0) AS non_bot_visits ";
     private final DatabaseClient db;
+    private final LinkTags tags;
     /** The links of every table layout joined with their Shlink fields and visit totals ({@link LinkTables#all}). */
     private final String from;
 
-    ShlinkShortUrls(DatabaseClient db, LinkTables tables) {
+    ShlinkShortUrls(DatabaseClient db, LinkTables tables, LinkTags tags) {
         this.db = db;
+        this.tags = tags;
         this.from = "FROM " + tables.all() + " l LEFT JOIN link_shlink_meta m ON m.code = l.code "
                 + "LEFT JOIN (SELECT code, SUM(visits) AS visits, SUM(bot_visits) AS bot_visits FROM link_stats "
                 + "GROUP BY code) s ON s.code = l.code WHERE l.deleted_at IS NULL";
@@ -145,17 +146,14 @@ class ShlinkShortUrls {
         return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 
-    /** The tags of each code, by name. */
+    /** The tags of each code, by name ({@link LinkTags#of}). */
     Mono<Map<String, List<String>>> tagsOf(List<String> codes) {
-        return db.sql(
-                        "SELECT lt.code, t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code IN (:codes) "
-                                + "ORDER BY t.name")
-                .bind("codes", codes)
-                .map(row -> Map.entry(row.get("code", String.class), row.get("name", String.class)))
-                .all()
-                .collect(LinkedHashMap::new, (map, entry) -> map.computeIfAbsent(
-                                entry.getKey(), code -> new ArrayList<>())
-                        .add(entry.getValue()));
+        return tags.of(codes);
+    }
+
+    /** Gives a link exactly these tags ({@link LinkTags#set}). */
+    Mono<Void> setTags(String code, List<String> names) {
+        return tags.set(code, names);
     }
 
     /** Writes Shlink's own fields of a link. */
@@ -180,47 +178,6 @@ class ShlinkShortUrls {
                         .fetch()
                         .rowsUpdated())
                 .onErrorResume(DuplicateKeyException.class, e -> Mono.empty()) // a concurrent edit wrote it
-                .then();
-    }
-
-    /**
-     * Gives a link exactly these tags, creating the tags that do not exist yet. It adds before it removes, so a
-     * reader never sees the link with fewer tags than before and after.
-     */
-    Mono<Void> setTags(String code, List<String> tags) {
-        Mono<Void> add = Flux.fromIterable(tags)
-                .concatMap(name -> createTag(name)
-                        .then(db.sql("INSERT INTO link_tag (code, tag_id) SELECT :code, t.id "
-                                        + "FROM tag t WHERE t.name = :name AND NOT EXISTS (SELECT 1 FROM link_tag x "
-                                        + "WHERE x.code = :code AND x.tag_id = t.id)")
-                                .bind("code", code)
-                                .bind("name", name)
-                                .fetch()
-                                .rowsUpdated()
-                                .onErrorResume(DuplicateKeyException.class, e -> Mono.just(0L))))
-                .then();
-        Mono<Long> removeOthers = tags.isEmpty()
-                ? db.sql("DELETE FROM link_tag WHERE code = :code")
-                        .bind("code", code)
-                        .fetch()
-                        .rowsUpdated()
-                : db.sql("DELETE FROM link_tag WHERE code = :code AND tag_id NOT IN (SELECT id FROM tag WHERE name IN "
-                                + "(:names))")
-                        .bind("code", code)
-                        .bind("names", tags)
-                        .fetch()
-                        .rowsUpdated();
-        return add.then(removeOthers).then();
-    }
-
-    /** Creates the tag unless it exists; two creators racing both succeed. */
-    Mono<Void> createTag(String name) {
-        return db.sql("INSERT INTO tag (name) SELECT :name FROM (SELECT 1 AS one) x WHERE NOT EXISTS "
-                        + "(SELECT 1 FROM tag WHERE name = :name)")
-                .bind("name", name)
-                .fetch()
-                .rowsUpdated()
-                .onErrorResume(DuplicateKeyException.class, e -> Mono.just(0L))
                 .then();
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.security.ApiScope;
 import org.springframework.http.MediaType;
@@ -78,10 +79,9 @@ class ShlinkTagController {
             }
             if (!(body.get("newName") instanceof String given)
                     || given.isBlank()
-                    || given.trim().length() > ShortUrlBody.MAX_TAG_LENGTH) {
+                    || given.trim().length() > LinkTags.MAX_LENGTH) {
                 throw ShlinkErrors.invalidData(
-                        "newName",
-                        "newName must be a tag name of at most " + ShortUrlBody.MAX_TAG_LENGTH + " characters.");
+                        "newName", "newName must be a tag name of at most " + LinkTags.MAX_LENGTH + " characters.");
             }
             String newName = given.trim();
             if (newName.equals(oldName)) {

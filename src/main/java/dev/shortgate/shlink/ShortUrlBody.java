@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import dev.shortgate.link.store.LinkTags;
+
 /**
  * The JSON body of Shlink's create and edit short URL requests ({@link ShortUrlController}), read one field at a
  * time. Each field the request does not take and each value of the wrong type or out of range is collected rather
@@ -19,7 +21,6 @@ import java.util.stream.Stream;
  */
 final class ShortUrlBody {
 
-    static final int MAX_TAG_LENGTH = 255;
     static final Set<String> EDIT_FIELDS = Set.of(
             "longUrl",
             "validSince",
@@ -146,26 +147,18 @@ final class ShortUrlBody {
         return since;
     }
 
-    /** The tags, trimmed, without blanks and repeats; empty when absent or invalid. */
+    /** The tags as {@link LinkTags#normalize} reads them; empty when absent or invalid. */
     List<String> tags() {
         Object value = body.get("tags");
         if (value == null) {
             return List.of();
         }
-        if (!(value instanceof List<?> given)) {
+        List<String> tags =
+                value instanceof List<?> given ? LinkTags.normalize(given).orElse(null) : null;
+        if (tags == null) {
             invalid.add("tags");
             return List.of();
         }
-        LinkedHashSet<String> tags = new LinkedHashSet<>();
-        for (Object tag : given) {
-            if (!(tag instanceof String name) || name.trim().length() > MAX_TAG_LENGTH) {
-                invalid.add("tags");
-                return List.of();
-            }
-            if (!name.isBlank()) {
-                tags.add(name.trim());
-            }
-        }
-        return List.copyOf(tags);
+        return tags;
     }
 }

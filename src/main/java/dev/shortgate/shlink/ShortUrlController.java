@@ -137,13 +137,13 @@ class ShortUrlController {
                     null,
                     null,
                     forwardQuery == null || forwardQuery,
-                    domain);
+                    domain,
+                    tags);
+            // LinkService writes the tags of a link it makes; Shlink's own fields are kept here.
             return links.create(request, caller)
                     .flatMap(created -> created.created()
                             ? shortUrls
-                                    .setTags(created.link().code(), tags)
-                                    .then(shortUrls.saveMeta(
-                                            created.link().code(), title, Boolean.TRUE.equals(crawlable), validSince))
+                                    .saveMeta(created.link().code(), title, Boolean.TRUE.equals(crawlable), validSince)
                                     .thenReturn(created.link())
                             : Mono.just(created.link()))
                     .flatMap(link -> shortUrls.find(link.code()))

@@ -13,12 +13,14 @@ import dev.shortgate.link.CreateLinkRequest;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkPatch;
 import dev.shortgate.link.LinkService;
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.JsonProblems;
 import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
 import dev.shortgate.system.settings.ShortgateProperties;
 import dev.shortgate.system.web.ApiDeadlines;
+import dev.shortgate.system.web.RequestJson;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.HttpHeaders;
@@ -60,6 +62,7 @@ class LinkController {
     private final LinkService links;
     private final ShortgateProperties properties;
     private final JsonMapper json;
+    private final RequestJson requestJson;
     private final ApiDeadlines deadlines;
     private final Domains domains;
 
@@ -67,9 +70,11 @@ class LinkController {
             LinkService links,
             ShortgateProperties properties,
             JsonMapper json,
+            RequestJson requestJson,
             ApiDeadlines deadlines,
             Domains domains) {
         this.links = links;
+        this.requestJson = requestJson;
         this.properties = properties;
         this.json = json;
         this.deadlines = deadlines;
@@ -79,15 +84,32 @@ class LinkController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @ApiResponse(responseCode = "201", description = "Created; Location names the new link")
     @ApiResponse(responseCode = "200", description = "This URL already has a link with these settings: that link")
+    @ApiResponse(
+            responseCode = "400",
+            description = "invalid-request naming the field: a value that does not bind or breaks a rule, or a"
+                    + " field this request does not have; nothing is written")
     Mono<ResponseEntity<LinkResponse>> create(@RequestBody CreateLinkRequest request, ServerWebExchange exchange) {
-        return links.create(request, ApiPrincipal.of(exchange)).map(result -> {
-            LinkResponse body = toResponse(result.link());
-            return result.created()
-                    ? ResponseEntity.created(URI.create("/api/v1/links/" + body.code()
-                                    + (body.domain() == null ? "" : "?domain=" + body.domain())))
-                            .body(body)
-                    : ResponseEntity.ok(body);
-        });
+        return links.create(request, ApiPrincipal.of(exchange))
+                .flatMap(result -> withTags(result, request).map(tags -> {
+                    LinkResponse body = toResponse(result.link(), tags);
+                    return result.created()
+                            ? ResponseEntity.created(URI.create("/api/v1/links/" + body.code()
+                                            + (body.domain() == null ? "" : "?domain=" + body.domain())))
+                                    .body(body)
+                            : ResponseEntity.ok(body);
+                }));
+    }
+
+    /**
+     * The tags a create's answer shows: those it asked for when it made the link (the same {@link LinkTags#normalize}
+     * wrote), else the found link's own, read back.
+     */
+    private Mono<List<String>> withTags(LinkService.Created result, CreateLinkRequest request) {
+        if (result.created()) {
+            return Mono.just(createdTags(request));
+        }
+        String key = result.link().code();
+        return links.tagsOf(List.of(key)).map(tags -> tags.getOrDefault(key, List.of()));
     }
 
     /**
@@ -121,24 +143,32 @@ class LinkController {
                 results.set(i, itemProblem(i, Problem.INVALID_REQUEST.toException("Item is null.")));
             } else {
                 try {
-                    item = json.treeToValue(node, CreateLinkRequest.class);
+                    item = requestJson.bind(node, CreateLinkRequest.class);
                 } catch (JacksonException e) {
                     results.set(i, itemProblem(i, JsonProblems.invalidField(e)));
                 }
             }
             items.add(item);
         }
+        // A link found is answered once its tags are read, all in one query after the last item
+        List<LinkService.ItemResult> found = new ArrayList<>();
         return links.createBatch(items, caller, BATCH_CONCURRENCY)
-                .doOnNext(result -> results.compareAndSet(
-                        result.index(),
-                        null,
-                        result.problem() != null
-                                ? itemProblem(result.index(), result.problem())
-                                : toResponse(result.created().link())
-                                        .withStatus(
-                                                result.created().created()
-                                                        ? HttpStatus.CREATED.value()
-                                                        : HttpStatus.OK.value())))
+                .doOnNext(result -> {
+                    if (result.problem() != null) {
+                        results.compareAndSet(result.index(), null, itemProblem(result.index(), result.problem()));
+                    } else if (result.created().created()) {
+                        results.compareAndSet(
+                                result.index(),
+                                null,
+                                toResponse(result.created().link(), createdTags(items.get(result.index())))
+                                        .withStatus(HttpStatus.CREATED.value()));
+                    } else {
+                        synchronized (found) {
+                            found.add(result);
+                        }
+                    }
+                })
+                .then(Mono.defer(() -> answerFound(found, results)))
                 .then(Mono.just(Boolean.TRUE))
                 .timeout(budget, Mono.just(Boolean.FALSE).publishOn(Schedulers.parallel()), deadlines.timer())
                 .map(finished -> {
@@ -165,6 +195,34 @@ class LinkController {
                 });
     }
 
+    /** Answers the batch items that found their link (200), with the tags each link has. */
+    private Mono<Void> answerFound(List<LinkService.ItemResult> found, AtomicReferenceArray<Object> results) {
+        if (found.isEmpty()) {
+            return Mono.empty();
+        }
+        List<String> keys = found.stream()
+                .map(result -> result.created().link().code())
+                .distinct()
+                .toList();
+        return links.tagsOf(keys)
+                .doOnNext(tags -> found.forEach(result -> results.compareAndSet(
+                        result.index(),
+                        null,
+                        toResponse(
+                                        result.created().link(),
+                                        tags.getOrDefault(
+                                                result.created().link().code(), List.of()))
+                                .withStatus(HttpStatus.OK.value()))))
+                .then();
+    }
+
+    /** The tags a create that made its link wrote, in name order as the link's tags are read back. */
+    private static List<String> createdTags(CreateLinkRequest request) {
+        return LinkTags.normalize(request.tags()).orElse(List.of()).stream()
+                .sorted()
+                .toList();
+    }
+
     private static ProblemDetail itemProblem(int index, ProblemException e) {
         ProblemDetail body = e.getBody();
         body.setProperty("index", index);
@@ -180,13 +238,16 @@ class LinkController {
         return Mono.fromSupplier(() ->
                         domains.forCaller(domain, ApiPrincipal.of(exchange)).id())
                 .flatMap(domainId -> links.list(cursor, limit, domainId, ApiPrincipal.of(exchange)))
-                .map(page -> {
-                    List<LinkResponse> items =
-                            page.links().stream().map(this::toResponse).toList();
-                    return page.nextCursor() == null
-                            ? Map.of("links", items)
-                            : Map.of("links", items, "nextCursor", page.nextCursor());
-                });
+                .flatMap(page -> links.tagsOf(
+                                page.links().stream().map(Link::code).toList())
+                        .map(tags -> {
+                            List<LinkResponse> items = page.links().stream()
+                                    .map(link -> toResponse(link, tags.getOrDefault(link.code(), List.of())))
+                                    .toList();
+                            return page.nextCursor() == null
+                                    ? Map.of("links", items)
+                                    : Map.of("links", items, "nextCursor", page.nextCursor());
+                        }));
     }
 
     @GetMapping("/{code}")
@@ -196,7 +257,7 @@ class LinkController {
             ServerWebExchange exchange) {
         return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> links.get(key, ApiPrincipal.of(exchange)))
-                .map(this::toResponse);
+                .flatMap(this::withTags);
     }
 
     @PatchMapping(
@@ -210,7 +271,7 @@ class LinkController {
         return Mono.fromSupplier(() -> key(code, domain, exchange))
                 .flatMap(key -> Mono.fromSupplier(() -> LinkPatch.of(patch, json))
                         .flatMap(changes -> links.update(key, changes, ApiPrincipal.of(exchange))))
-                .map(this::toResponse);
+                .flatMap(this::withTags);
     }
 
     @DeleteMapping("/{code}")
@@ -237,13 +298,19 @@ class LinkController {
         return DomainCodes.key(domains.forCaller(domain, ApiPrincipal.of(exchange)), code);
     }
 
-    private LinkResponse toResponse(Link link) {
+    /** The link as the API shows it, with its tags read. */
+    private Mono<LinkResponse> withTags(Link link) {
+        return links.tagsOf(List.of(link.code()))
+                .map(tags -> toResponse(link, tags.getOrDefault(link.code(), List.of())));
+    }
+
+    private LinkResponse toResponse(Link link, List<String> tags) {
         int domainId = DomainCodes.domainId(link.code());
         String code = DomainCodes.code(link.code());
         if (domainId == Domains.DEFAULT_ID) {
-            return LinkResponse.of(link, code, null, properties.shortUrl(code));
+            return LinkResponse.of(link, code, null, properties.shortUrl(code), tags);
         }
         String host = domains.hostOf(link.code());
-        return LinkResponse.of(link, code, host, properties.baseUrl().getScheme() + "://" + host + "/" + code);
+        return LinkResponse.of(link, code, host, properties.baseUrl().getScheme() + "://" + host + "/" + code, tags);
     }
 }

@@ -1,11 +1,12 @@
 package dev.shortgate.link.api;
 
 import java.time.Instant;
+import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.shortgate.link.Link;
 
-/** A link as the API shows it. {@code status} is set only inside batch results. */
+/** A link as the API shows it, with its tags. {@code status} is set only inside batch results. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record LinkResponse(
         Integer status,
@@ -19,10 +20,11 @@ record LinkResponse(
         Instant expiresAt,
         Long maxVisits,
         boolean disabled,
-        boolean forwardQuery) {
+        boolean forwardQuery,
+        List<String> tags) {
 
-    /** {@code domain} is {@code null} (left out) for the default domain. */
-    static LinkResponse of(Link link, String code, String domain, String shortUrl) {
+    /** {@code domain} is {@code null} (left out) for the default domain; {@code tags} in name order. */
+    static LinkResponse of(Link link, String code, String domain, String shortUrl, List<String> tags) {
         return new LinkResponse(
                 null,
                 code,
@@ -35,7 +37,8 @@ record LinkResponse(
                 link.expiresAt(),
                 link.maxVisits(),
                 link.disabled(),
-                link.forwardQuery());
+                link.forwardQuery(),
+                List.copyOf(tags));
     }
 
     LinkResponse withStatus(int status) {
@@ -51,6 +54,7 @@ record LinkResponse(
                 expiresAt,
                 maxVisits,
                 disabled,
-                forwardQuery);
+                forwardQuery,
+                tags);
     }
 }

@@ -1,6 +1,7 @@
 package dev.shortgate.link.create;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,16 +10,18 @@ import dev.shortgate.link.CreateLinkRequest;
 import dev.shortgate.link.LinkRequests;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.ItemResult;
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.Problem;
 import dev.shortgate.system.problem.ProblemException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * Creates a batch, behaving as a create per item (find-if-exists and per-item problems alike): its generated items
  * are written in chunks by {@link GroupCreator}, with one round trip per step for a whole chunk, and its aliases go
- * through {@link LinkCreator} one by one.
+ * through {@link LinkCreator} one by one. An item's tags are written once the batch has made its link.
  */
 @Component
 public class BatchCreator {
@@ -31,11 +34,13 @@ public class BatchCreator {
     private final LinkRequests requests;
     private final LinkCreator creator;
     private final GroupCreator groups;
+    private final LinkTags tags;
 
-    BatchCreator(LinkRequests requests, LinkCreator creator, GroupCreator groups) {
+    BatchCreator(LinkRequests requests, LinkCreator creator, GroupCreator groups, LinkTags tags) {
         this.requests = requests;
         this.creator = creator;
         this.groups = groups;
+        this.tags = tags;
     }
 
     /**
@@ -48,6 +53,7 @@ public class BatchCreator {
             List<ItemResult> refused = new ArrayList<>();
             List<Map<Integer, Prepared>> chunks = new ArrayList<>();
             Map<Integer, Prepared> single = new LinkedHashMap<>();
+            Map<Integer, List<String>> tagsOf = new HashMap<>();
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i) == null) {
                     refused.add(ItemResult.failed(i, Problem.INVALID_REQUEST.toException("Item is null.")));
@@ -55,6 +61,9 @@ public class BatchCreator {
                 }
                 try {
                     Prepared prepared = requests.prepare(items.get(i), caller);
+                    if (!prepared.tags().isEmpty()) {
+                        tagsOf.put(i, prepared.tags());
+                    }
                     if (prepared.link().alias() || !prepared.onDefaultDomain()) {
                         single.put(i, prepared);
                         continue;
@@ -71,7 +80,17 @@ public class BatchCreator {
                     .flatMap(item -> GroupCreator.one(item.getKey(), creator.create(item.getValue())), concurrency);
             Flux<ItemResult> together =
                     Flux.fromIterable(chunks).flatMap(chunk -> groups.create(chunk, concurrency), CHUNKS_AT_ONCE);
-            return Flux.concat(Flux.fromIterable(refused), Flux.merge(together, singles));
+            return Flux.concat(
+                    Flux.fromIterable(refused),
+                    Flux.merge(together, singles).flatMap(result -> tag(result, tagsOf), concurrency));
         });
+    }
+
+    /** Gives an item's link its tags when the batch made it, as a single create does; a link found keeps its own. */
+    private Mono<ItemResult> tag(ItemResult result, Map<Integer, List<String>> tagsOf) {
+        List<String> names = tagsOf.get(result.index());
+        return names == null || result.created() == null || !result.created().created()
+                ? Mono.just(result)
+                : tags.set(result.created().link().code(), names).thenReturn(result);
     }
 }

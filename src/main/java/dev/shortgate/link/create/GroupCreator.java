@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.shortgate.codegen.CodeAllocator;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinkRequests.Prepared;
 import dev.shortgate.link.LinkService.Created;
@@ -92,58 +93,83 @@ class GroupCreator {
                 link.apiKeyId());
     }
 
+    /**
+     * Makes items no link matched: a first candidate code for each, all inserted by one statement
+     * ({@link #insertAndCheck}); an item without a first candidate is made one by one.
+     */
     private Flux<ItemResult> makeTogether(Map<Integer, Prepared> toMake, int concurrency) {
         List<Integer> indexes = new ArrayList<>(toMake.keySet());
-        // One ask of the strategy per code length (the pool's: one SPOP for them all). An item without a first
-        // candidate (its strategy failed it) is made one by one, which answers as a single create would.
+        return creator.allocator()
+                .flatMap(codes -> firstCandidates(codes, byLength(indexes, toMake), toMake))
+                .map(byIndex -> indexes.stream().map(byIndex::get).toList())
+                .flatMapMany(firsts -> insertFirsts(firsts, indexes, toMake, concurrency));
+    }
+
+    /** The indexes of the items, by the length of the code each asks for, in their order. */
+    private static Map<Integer, List<Integer>> byLength(List<Integer> indexes, Map<Integer, Prepared> toMake) {
         Map<Integer, List<Integer>> byLength = new LinkedHashMap<>();
         indexes.forEach(index -> byLength.computeIfAbsent(toMake.get(index).length(), length -> new ArrayList<>())
                 .add(index));
-        return creator.allocator()
-                .flatMap(codes -> Flux.fromIterable(byLength.entrySet())
-                        .concatMap(entry -> codes.firstCandidates(
-                                        entry.getValue().stream()
-                                                .map(index ->
-                                                        toMake.get(index).link().url())
-                                                .toList(),
-                                        entry.getKey())
-                                .onErrorResume(e -> Mono.just(entry.getValue().stream()
-                                        .map(index -> Optional.<String>empty())
-                                        .toList()))
-                                .map(firsts -> {
-                                    Map<Integer, Optional<Link>> byIndex = new HashMap<>();
-                                    for (int n = 0; n < firsts.size(); n++) {
-                                        Prepared prepared =
-                                                toMake.get(entry.getValue().get(n));
-                                        byIndex.put(
-                                                entry.getValue().get(n),
-                                                firsts.get(n).map(code -> prepared.link()
-                                                        .withCode(code)));
-                                    }
-                                    return byIndex;
-                                }))
-                        .collectList()
-                        .map(maps -> {
-                            Map<Integer, Optional<Link>> all = new HashMap<>();
-                            maps.forEach(all::putAll);
-                            return indexes.stream().map(all::get).toList();
-                        }))
-                .flatMapMany(firsts -> {
-                    List<Link> candidates = new ArrayList<>();
-                    List<Integer> candidateIndexes = new ArrayList<>();
-                    List<Integer> without = new ArrayList<>();
-                    for (int n = 0; n < firsts.size(); n++) {
-                        if (firsts.get(n).isPresent()) {
-                            candidates.add(firsts.get(n).get());
-                            candidateIndexes.add(indexes.get(n));
-                        } else {
-                            without.add(indexes.get(n));
-                        }
-                    }
-                    return Flux.merge(
-                            insertAndCheck(candidates, candidateIndexes, toMake, concurrency),
-                            oneByOne(without, toMake, concurrency));
+        return byLength;
+    }
+
+    /**
+     * Each item's first candidate link, by index: one ask of the strategy per code length (the pool's: one SPOP for
+     * them all). A length whose ask fails leaves its items without a candidate.
+     */
+    private static Mono<Map<Integer, Optional<Link>>> firstCandidates(
+            CodeAllocator codes, Map<Integer, List<Integer>> byLength, Map<Integer, Prepared> toMake) {
+        return Flux.fromIterable(byLength.entrySet())
+                .concatMap(sameLength ->
+                        firstCandidatesOfLength(codes, sameLength.getKey(), sameLength.getValue(), toMake))
+                .collectList()
+                .map(maps -> {
+                    Map<Integer, Optional<Link>> all = new HashMap<>();
+                    maps.forEach(all::putAll);
+                    return all;
                 });
+    }
+
+    /** The first candidate link of each item asking for a code of {@code length}, by index. */
+    private static Mono<Map<Integer, Optional<Link>>> firstCandidatesOfLength(
+            CodeAllocator codes, int length, List<Integer> sameLength, Map<Integer, Prepared> toMake) {
+        List<String> urls =
+                sameLength.stream().map(index -> toMake.get(index).link().url()).toList();
+        return codes.firstCandidates(urls, length)
+                .onErrorResume(e -> Mono.just(sameLength.stream()
+                        .map(index -> Optional.<String>empty())
+                        .toList()))
+                .map(firsts -> {
+                    Map<Integer, Optional<Link>> byIndex = new HashMap<>();
+                    for (int n = 0; n < firsts.size(); n++) {
+                        Prepared prepared = toMake.get(sameLength.get(n));
+                        byIndex.put(sameLength.get(n), firsts.get(n).map(code -> prepared.link()
+                                .withCode(code)));
+                    }
+                    return byIndex;
+                });
+    }
+
+    /**
+     * Inserts the items that have a first candidate together; those without one (their strategy failed them) are
+     * made one by one, which answers as a single create would.
+     */
+    private Flux<ItemResult> insertFirsts(
+            List<Optional<Link>> firsts, List<Integer> indexes, Map<Integer, Prepared> toMake, int concurrency) {
+        List<Link> candidates = new ArrayList<>();
+        List<Integer> candidateIndexes = new ArrayList<>();
+        List<Integer> without = new ArrayList<>();
+        for (int n = 0; n < firsts.size(); n++) {
+            if (firsts.get(n).isPresent()) {
+                candidates.add(firsts.get(n).get());
+                candidateIndexes.add(indexes.get(n));
+            } else {
+                without.add(indexes.get(n));
+            }
+        }
+        return Flux.merge(
+                insertAndCheck(candidates, candidateIndexes, toMake, concurrency),
+                oneByOne(without, toMake, concurrency));
     }
 
     private Flux<ItemResult> insertAndCheck(

@@ -6,8 +6,9 @@ import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
-/** Turns a body field that does not bind into an {@code invalid-request} problem that names the field. */
+/** Turns a body field that does not bind, or that the body's type does not have, into an {@code invalid-request} problem that names the field. */
 public final class JsonProblems {
 
     private JsonProblems() {}
@@ -27,6 +28,11 @@ public final class JsonProblems {
         if (field == null) {
             return Problem.INVALID_REQUEST.toException("The request body is not valid JSON for this endpoint.");
         }
+        if (error instanceof UnrecognizedPropertyException unknown) {
+            return Problem.INVALID_REQUEST
+                    .toException("'" + field + "' is not a field of this request" + known(unknown) + ".")
+                    .with("field", field);
+        }
         return Problem.INVALID_REQUEST
                 .toException(field + " must be " + expected(error) + ".")
                 .with("field", field);
@@ -42,6 +48,16 @@ public final class JsonProblems {
             }
         }
         return null;
+    }
+
+    private static String known(UnrecognizedPropertyException error) {
+        return error.getKnownPropertyIds() == null
+                ? ""
+                : "; its fields are "
+                        + error.getKnownPropertyIds().stream()
+                                .map(String::valueOf)
+                                .sorted()
+                                .toList();
     }
 
     private static String expected(JacksonException error) {

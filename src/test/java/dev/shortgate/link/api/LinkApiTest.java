@@ -379,6 +379,156 @@ class LinkApiTest {
         assertThat(rows("https://example.com/many/0")).isZero();
     }
 
+    @Test
+    void nativeCreateStoresTagsAndListShowsThem() {
+        Map<?, ?> created = create(
+                        Map.of("url", "https://example.com/tagged", "tags", List.of(" news ", "a", "news", " ")))
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody();
+        assertThat(created.get("tags")).isEqualTo(List.of("a", "news"));
+        String code = created.get("code").toString();
+        assertThat(tagRows("news")).isEqualTo(1);
+        web.get()
+                .uri("/api/v1/links/" + code)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.tags")
+                .isEqualTo(List.of("a", "news"));
+        web.get()
+                .uri("/api/v1/links?limit=100")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.links[?(@.code == '" + code + "')].tags[*]")
+                .isEqualTo(List.of("a", "news"));
+        // the same tables Shlink's API reads: its short URL shows them too
+        web.get()
+                .uri("/rest/v3/short-urls/" + code)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.tags")
+                .isEqualTo(List.of("a", "news"));
+    }
+
+    @Test
+    void linkWithoutTagsShowsAnEmptyList() {
+        create(Map.of("url", "https://example.com/untagged"))
+                .expectStatus()
+                .isCreated()
+                .expectBody()
+                .jsonPath("$.tags")
+                .isEqualTo(List.of());
+    }
+
+    @Test
+    void foundLinkKeepsItsOwnTags() {
+        create(Map.of("url", "https://example.com/found-tags", "tags", List.of("first")))
+                .expectStatus()
+                .isCreated();
+        create(Map.of("url", "https://example.com/found-tags", "tags", List.of("second")))
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.tags")
+                .isEqualTo(List.of("first"));
+        assertThat(rows("https://example.com/found-tags")).isEqualTo(1);
+        assertThat(tagRows("second")).isZero();
+    }
+
+    @Test
+    void unknownFieldAnswersProblemAndWritesNoRow() {
+        long before = allRows();
+        create(Map.of("url", "https://example.com/unknown-field", "tgas", List.of("misspelt")))
+                .expectStatus()
+                .isBadRequest()
+                .expectHeader()
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/invalid-request")
+                .jsonPath("$.field")
+                .isEqualTo("tgas")
+                .jsonPath("$.detail")
+                .value(detail -> assertThat((String) detail).contains("'tgas'").contains("tags"));
+        assertThat(rows("https://example.com/unknown-field")).isZero();
+        assertThat(allRows()).isEqualTo(before);
+        assertThat(tagRows("misspelt")).isZero();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"[1]", "[null]", "'\"a\"'", "[\"%s\"]"})
+    void tagsThatAreNotShortTextsAnswerProblemAndWriteNoRow(String tags) {
+        String json = "{\"url\":\"https://example.com/bad-tags\",\"tags\":" + tags.formatted("x".repeat(256)) + "}";
+        web.post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(json)
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/invalid-request")
+                .jsonPath("$.field")
+                .isEqualTo("tags");
+        assertThat(rows("https://example.com/bad-tags")).isZero();
+    }
+
+    @Test
+    void batchItemWithUnknownFieldAnswersItsOwnProblemWithItsIndex() {
+        List<Map<String, Object>> items = List.of(
+                Map.of("url", "https://example.com/batch-tags/0", "tags", List.of("batch")),
+                Map.of("url", "https://example.com/batch-tags/1", "colour", "blue"),
+                Map.of("url", "https://example.com/batch-tags/2", "alias", "batch-tagged", "tags", List.of("batch")));
+        List<Map<String, Object>> results = batchResults(items);
+        assertThat(results.get(0)).containsEntry("status", 201).containsEntry("tags", List.of("batch"));
+        assertThat(results.get(1))
+                .containsEntry("type", "https://shortgate.dev/problems/invalid-request")
+                .containsEntry("field", "colour")
+                .containsEntry("index", 1);
+        assertThat(results.get(2)).containsEntry("status", 201).containsEntry("tags", List.of("batch"));
+        assertThat(rows("https://example.com/batch-tags/1")).isZero();
+        // the same batch again finds the links, with the tags they were made with
+        List<Map<String, Object>> again = batchResults(List.of(
+                Map.of("url", "https://example.com/batch-tags/0"),
+                Map.of("url", "https://example.com/batch-tags/2", "alias", "batch-tagged")));
+        assertThat(again)
+                .allSatisfy(result ->
+                        assertThat(result).containsEntry("status", 200).containsEntry("tags", List.of("batch")));
+    }
+
+    @Test
+    void unknownTopLevelBatchFieldAnswersProblem() {
+        web.post()
+                .uri("/api/v1/links/batch")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("links", List.of(Map.of("url", "https://example.com/batch-top")), "dryRun", true))
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.field")
+                .isEqualTo("dryRun");
+        assertThat(rows("https://example.com/batch-top")).isZero();
+    }
+
+    private long tagRows(String name) {
+        return db.sql("SELECT COUNT(*) AS n FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE t.name = :name")
+                .bind("name", name)
+                .map(row -> ((Number) row.get("n")).longValue())
+                .one()
+                .blockOptional()
+                .orElse(0L);
+    }
+
     private WebTestClient.ResponseSpec create(Map<String, Object> body) {
         return web.post()
                 .uri("/api/v1/links")
