@@ -32,6 +32,10 @@ import org.springframework.validation.annotation.Validated;
  * @param countsFlushInterval  how often each pod writes the counts it has gathered (per link, UTC day and
  *                             dimension); also the most counts a killed pod (SIGKILL) can lose
  * @param sketchFlushInterval  how often each pod writes its unique-visitor sketches (written at shutdown too)
+ * @param countsWriteConcurrency count transactions of one flush written at the same time, each on a connection of
+ *                             its own (a flush of many links comes in transactions of whole links, so they touch
+ *                             different rows). While a count flush runs longer than {@code counts-flush-interval},
+ *                             raw batches are written one at a time, so the counts get the database first
  * @param maxLabels            most labels a pod keeps per link, UTC day and dimension (countries, browsers,
  *                             operating systems, device classes, referrer hosts); further labels count as "other"
  * @param maxDistinctPerCode   most distinct (user agent, network, referrer host) combinations a pod holds per link
@@ -66,6 +70,7 @@ public record VisitProperties(
         @NotNull @DefaultValue("15s") Duration shutdownFlushTimeout,
         @NotNull @DefaultValue("1s") Duration countsFlushInterval,
         @NotNull @DefaultValue("30s") Duration sketchFlushInterval,
+        @Positive @Max(16) @DefaultValue("2") int countsWriteConcurrency,
         @Positive @Max(10_000) @DefaultValue("100") int maxLabels,
         @Positive @DefaultValue("1000") int maxDistinctPerCode,
         @NotNull @DefaultValue("90d") Duration rawRetention,

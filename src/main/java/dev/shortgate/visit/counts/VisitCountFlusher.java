@@ -130,6 +130,12 @@ public final class VisitCountFlusher {
 
     private final CountFlushSchedule schedule;
 
+    private static final long IDLE = Long.MIN_VALUE;
+    /** When the count flush in progress began ({@link #timer} nanoseconds), or {@link #IDLE}. */
+    private volatile long cycleStarted = IDLE;
+    /** The last flush of shutdown is running: the counts come first. */
+    private volatile boolean stopping;
+
     public VisitCountFlusher(
             VisitTally tally,
             UniqueVisitors sketches,
@@ -201,16 +207,22 @@ public final class VisitCountFlusher {
      * sketches). Completes when written, or when {@code limit} has passed, counting what is left.
      */
     public Mono<Void> stop(Duration limit) {
-        return schedule.stop().timeout(limit, timer).onErrorResume(error -> {
-            long left = tally.pending();
-            droppedShutdown.increment(left);
-            log.error(
-                    "Shutdown gave up writing the counts of {} visits after {}: {}",
-                    left,
-                    limit,
-                    Causes.root(error).toString());
-            return Mono.empty();
-        });
+        return Mono.defer(() -> {
+                    stopping = true;
+                    return schedule.stop();
+                })
+                .timeout(limit, timer)
+                .doFinally(signal -> stopping = false)
+                .onErrorResume(error -> {
+                    long left = tally.pending();
+                    droppedShutdown.increment(left);
+                    log.error(
+                            "Shutdown gave up writing the counts of {} visits after {}: {}",
+                            left,
+                            limit,
+                            Causes.root(error).toString());
+                    return Mono.empty();
+                });
     }
 
     /** One flush of the counts, then the sketches when due (or always on the last one). */
@@ -260,10 +272,39 @@ public final class VisitCountFlusher {
         });
     }
 
+    /**
+     * Drains the tally and writes it in chunks: classified one at a time (the classifier is not thread-safe), written
+     * up to {@code counts-write-concurrency} at once. Chunks hold whole links in code order, so two of them never
+     * upsert the same link's rows; the orphan rows they may share are locked in one table and key order by every
+     * transaction, so they wait for each other but cannot deadlock.
+     */
     private Mono<Void> flushCounts() {
-        return Mono.defer(() -> Flux.fromIterable(chunks(tally.drain()))
-                .concatMap(this::flushChunk)
-                .then());
+        return Mono.defer(() -> {
+            List<List<VisitTally.Count>> chunks = chunks(tally.drain());
+            if (chunks.isEmpty()) {
+                return Mono.<Void>empty();
+            }
+            cycleStarted = timer.now(TimeUnit.NANOSECONDS);
+            return Flux.fromIterable(chunks)
+                    .concatMap(this::classified)
+                    .flatMap(this::flushChunk, properties.countsWriteConcurrency())
+                    .then()
+                    .doFinally(signal -> cycleStarted = IDLE);
+        });
+    }
+
+    /**
+     * Whether the counts are behind: a count flush has been running for longer than {@code counts-flush-interval}
+     * (the database does not keep up with the counts), or the last flush of shutdown is running. The raw-row writer
+     * then writes one batch at a time, so the counts get the database first; raw rows shed, counted, if they must.
+     * Any thread may call this.
+     */
+    public boolean behind() {
+        long started = cycleStarted;
+        return stopping
+                || (started != IDLE
+                        && timer.now(TimeUnit.NANOSECONDS) - started
+                                > properties.countsFlushInterval().toNanos());
     }
 
     /**
@@ -291,17 +332,26 @@ public final class VisitCountFlusher {
         return chunks;
     }
 
-    private Mono<Void> flushChunk(List<VisitTally.Count> counts) {
-        long start = System.nanoTime();
-        long id = seq.incrementAndGet();
-        return Mono.fromCallable(() -> classifier.flush(writerId, id, counts))
-                .subscribeOn(workers)
-                .flatMap(flush -> written(writer.write(flush)).thenReturn(flush))
-                .doOnNext(flush -> {
+    /** A chunk of drained counts, its flush (ids and deltas), and when its flush began. */
+    private record Classified(List<VisitTally.Count> counts, Flush flush, long start) {}
+
+    private Mono<Classified> classified(List<VisitTally.Count> counts) {
+        return Mono.fromCallable(() -> {
+                    long start = System.nanoTime();
+                    return new Classified(counts, classifier.flush(writerId, seq.incrementAndGet(), counts), start);
+                })
+                .subscribeOn(workers);
+    }
+
+    private Mono<Void> flushChunk(Classified chunk) {
+        List<VisitTally.Count> counts = chunk.counts();
+        Flush flush = chunk.flush();
+        return written(writer.write(flush))
+                .then(Mono.fromRunnable(() -> {
                     tally.written(counts);
                     flushed.increment(flush.visits());
-                    flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                })
+                    flushes.record(System.nanoTime() - chunk.start(), TimeUnit.NANOSECONDS);
+                }))
                 .onErrorResume(WriteRetry::neverSucceeds, error -> {
                     long lost =
                             counts.stream().mapToLong(VisitTally.Count::visits).sum();

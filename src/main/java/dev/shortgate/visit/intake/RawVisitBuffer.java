@@ -3,7 +3,9 @@ package dev.shortgate.visit.intake;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import dev.shortgate.system.database.ConflictRetry;
 import dev.shortgate.system.problem.Causes;
@@ -34,6 +36,10 @@ import reactor.core.scheduler.Scheduler;
  * time. A failed batch keeps its place in the buffer and is retried with capped backoff until it is written, so a
  * database outage fills the buffer and sheds new rows, never memory. On shutdown it writes what it holds, for a
  * bounded time, and counts the rows still held then as dropped ({@code shutdown}).
+ *
+ * <p>The counts come first: while they are behind ({@code VisitCountFlusher#behind()}: a count flush runs
+ * longer than its interval, or shutdown's last one runs), a batch starts only when no other one is being written,
+ * so the count transactions get the database's time, and raw rows, which may shed, are the ones that do.
  */
 final class RawVisitBuffer {
 
@@ -43,6 +49,9 @@ final class RawVisitBuffer {
     private final VisitRecorder.BatchWriter writer;
     private final Scheduler timer;
     private final MeterRegistry registry;
+    private final BooleanSupplier countsBehind;
+    /** Raw batches being written now (a batch waiting for its turn is not). */
+    private final AtomicInteger writing = new AtomicInteger();
 
     private final AtomicInteger held = new AtomicInteger();
     private final Sinks.Empty<Void> drained = Sinks.empty();
@@ -58,9 +67,18 @@ final class RawVisitBuffer {
     private final DistributionSummary batchSizes;
     private final Timer flushes;
 
+    /** How often a batch waiting for its turn looks again. */
+    static final Duration TURN_POLL = Duration.ofMillis(20);
+
+    /** @param countsBehind whether the counts are behind, so raw batches are written one at a time */
     RawVisitBuffer(
-            VisitProperties properties, VisitRecorder.BatchWriter writer, Scheduler timer, MeterRegistry registry) {
+            VisitProperties properties,
+            VisitRecorder.BatchWriter writer,
+            Scheduler timer,
+            MeterRegistry registry,
+            BooleanSupplier countsBehind) {
         this.properties = properties;
+        this.countsBehind = countsBehind;
         this.writer = writer;
         this.timer = timer;
         this.registry = registry;
@@ -135,15 +153,26 @@ final class RawVisitBuffer {
     private Mono<Void> write(List<RawVisit> batch) {
         int size = batch.size();
         long start = System.nanoTime();
-        return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
-                    retries.increment();
-                    ConflictRetry.seen(registry, "visit_batch", signal.failure());
-                    log.warn(
-                            "Writing {} visits failed (attempt {}); retrying: {}",
-                            size,
-                            signal.totalRetries() + 1,
-                            Causes.root(signal.failure()).toString());
-                })
+        AtomicBoolean writingThis = new AtomicBoolean();
+        Runnable done = () -> { // before the batch's end reaches the next one, so that one may start at once
+            if (writingThis.compareAndSet(true, false)) {
+                writing.decrementAndGet();
+            }
+        };
+        return turn().then(Mono.defer(() -> {
+                    writingThis.set(true);
+                    return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
+                                retries.increment();
+                                ConflictRetry.seen(registry, "visit_batch", signal.failure());
+                                log.warn(
+                                        "Writing {} visits failed (attempt {}); retrying: {}",
+                                        size,
+                                        signal.totalRetries() + 1,
+                                        Causes.root(signal.failure()).toString());
+                            })
+                            .doOnTerminate(done)
+                            .doOnCancel(done);
+                }))
                 .then(Mono.fromRunnable(() -> {
                     written.increment(size);
                     batchSizes.record(size);
@@ -157,12 +186,34 @@ final class RawVisitBuffer {
                     return Mono.empty();
                 })
                 .doFinally(signal -> {
+                    done.run();
                     flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                     if (signal != SignalType.CANCEL) {
                         held.addAndGet(-size); // a cancelled batch was counted as a shutdown drop already
                     }
                 })
                 .then();
+    }
+
+    /**
+     * Completes when this batch may be written, having counted it as being written: at once while the counts keep
+     * up, else once no other raw batch is being written.
+     */
+    private Mono<Void> turn() {
+        return Mono.defer(() -> mayStart()
+                ? Mono.<Void>empty()
+                : Flux.interval(TURN_POLL, timer)
+                        .filter(tick -> mayStart())
+                        .next()
+                        .then());
+    }
+
+    private boolean mayStart() {
+        if (!countsBehind.getAsBoolean()) {
+            writing.incrementAndGet();
+            return true;
+        }
+        return writing.compareAndSet(0, 1);
     }
 
     /** Refuses rows from now on: each one offered is counted as a shutdown drop. */

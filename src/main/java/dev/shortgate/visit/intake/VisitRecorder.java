@@ -100,7 +100,7 @@ public final class VisitRecorder implements SmartLifecycle {
         this.tally = tally;
         this.counts = counts;
         this.timer = timer;
-        this.buffer = new RawVisitBuffer(properties, writer, timer, registry);
+        this.buffer = new RawVisitBuffer(properties, writer, timer, registry, counts::behind);
         this.intake = new VisitIntake(properties, clientIps, ids, tally, uniques, counts, buffer, tap, clock, registry);
     }
 

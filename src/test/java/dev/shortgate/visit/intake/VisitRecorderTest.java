@@ -686,6 +686,7 @@ class VisitRecorderTest {
                 Duration.ofSeconds(10),
                 COUNTS_FLUSH,
                 Duration.ofSeconds(30),
+                2,
                 maxLabels,
                 1000,
                 Duration.ofDays(90),
