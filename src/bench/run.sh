@@ -513,7 +513,7 @@ cold_start() {
     sleep 0.05
   done
   ready_after=$(python3 -c "import sys; print(round($(date +%s.%N) - $started, 2))")
-  log "$name: ready after ${ready_after}s; hot load for ${COLD_SECONDS}s"
+  log "$name: ready after ${ready_after}s; hot load for ${COLD_SECONDS}s;$(uptime | sed 's/.*,  *load/ load/')"
   local evidence=""
   if [ "$COLD_EVIDENCE" = 1 ]; then # what the pod does in its first seconds: profile, thread dumps, scrapes
     cold_evidence "$name" &
