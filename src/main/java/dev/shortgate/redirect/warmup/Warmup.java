@@ -58,14 +58,16 @@ final class Warmup {
 
     /** Puts the hot codes into the near cache, read from Redis in batches. */
     Mono<Void> preload(List<String> codes) {
-        long started = System.nanoTime();
-        return lookup.preload(codes)
-                .doOnNext(held -> log.info(
-                        "Warm-up: preloaded {} of {} hot code(s) in {} ms",
-                        held,
-                        codes.size(),
-                        (System.nanoTime() - started) / 1_000_000))
-                .then();
+        return Mono.defer(() -> {
+            long started = System.nanoTime();
+            return lookup.preload(codes)
+                    .doOnNext(held -> log.info(
+                            "Warm-up: preloaded {} of {} hot code(s) in {} ms",
+                            held,
+                            codes.size(),
+                            (System.nanoTime() - started) / 1_000_000))
+                    .then();
+        });
     }
 
     /**
