@@ -38,6 +38,13 @@ HEAP_XMX=${HEAP_XMX:-2g}
 FILL_TIMEOUT=${FILL_TIMEOUT:-300}            # seconds allowed to request every seeded link once (hot, visits-off)
 HEAP_FILL_TIMEOUT=${HEAP_FILL_TIMEOUT:-900}  # seconds allowed to request every heap link once
 JAVA_OPTS=${JAVA_OPTS:-}           # extra JVM flags for the app (all scenarios except heap's -Xmx)
+COLD_JAVA=${COLD_JAVA:-}           # cold-start: the java binary of the fresh pod (default: java on the PATH)
+COLD_JAVA_OPTS=${COLD_JAVA_OPTS-$JAVA_OPTS} # cold-start: the fresh pod's JVM flags (e.g. -XX:AOTCache=...)
+COLD_JAR=${COLD_JAR:-}             # cold-start: the fresh pod's jar (default: JAR)
+COLD_AB=${COLD_AB:-}               # cold-start: "label:jar label:jar" pods started in turn instead of the default pair
+COLD_ROUNDS=${COLD_ROUNDS:-2}      # cold-start with COLD_AB: rounds of the alternation
+COLD_NOWARM=${COLD_NOWARM:-1}      # cold-start with COLD_AB: also start each jar with the warm-up off
+COLD_EVIDENCE=${COLD_EVIDENCE:-0}  # cold-start: 1 = thread dumps, scrapes (and a wall profile) in the first 10 s
 MARIADB_HOST=${MARIADB_HOST:-127.0.0.1}
 MARIADB_PORT=${MARIADB_PORT:-3306}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
@@ -361,7 +368,7 @@ launch_app() {
   log "starting app ($name): $*"
   APP_ARGS="$*"
   # shellcheck disable=SC2086
-  java $JAVA_OPTS -jar "$JAR" \
+  ${LAUNCH_JAVA:-java} ${LAUNCH_JAVA_OPTS-$JAVA_OPTS} -jar "${LAUNCH_JAR:-$JAR}" \
     --server.address=127.0.0.1 --server.port="$APP_PORT" \
     --management.server.address=127.0.0.1 --management.server.port="$MGMT_PORT" \
     --spring.r2dbc.url="$DB_URL_BASE/$db" \
@@ -420,6 +427,16 @@ wait_visits_drained() {
   log "WARNING: $held visits still buffered after ${limit}s"
 }
 
+# wait (at most $1 seconds) until the app has published its hot codes to Redis, as a pod that has served a while has
+wait_hot_codes() {
+  local limit=$1 i
+  for ((i = 0; i < limit * 2; i++)); do
+    [ -n "$(redis_cli --scan --pattern "${REDIS_PREFIX}hot:*" | head -1)" ] && return 0
+    sleep 0.5
+  done
+  log "WARNING: no hot codes published after ${limit}s"
+}
+
 # request every seeded code once, so the near cache holds them all; bounded by $2 seconds
 fill_cache() {
   local codes=$1 limit=$2 out=$3
@@ -465,22 +482,46 @@ paced_runs() {
   done
 }
 
+# cold_evidence name: over the first 10 s after ready, an async-profiler wall-clock profile (with ASYNC_PROFILER),
+# thread dumps at 1, 3 and 6 s and metric scrapes at 0, 2, 5 and 10 s, into RUN_DIR/<name>.*
+cold_evidence() {
+  local name=$1 at
+  [ -n "$ASYNC_PROFILER" ] && jcmd "$APP_PID" JVMTI.agent_load "$ASYNC_PROFILER" \
+    "\"start,event=wall,interval=5ms,threads\"" >/dev/null 2>&1
+  for at in 0 1 2 3 5 6 10; do
+    case $at in 1 | 3 | 6) timeout 20 jcmd "$APP_PID" Thread.print >"$RUN_DIR/$name.threads-${at}s.txt" 2>&1 ;; esac
+    case $at in 0 | 2 | 5 | 10) scrape "$RUN_DIR/$name.prom-${at}s.txt" ;; esac
+    sleep 1
+  done
+  if [ -n "$ASYNC_PROFILER" ]; then
+    jcmd "$APP_PID" JVMTI.agent_load "$ASYNC_PROFILER" "\"stop,collapsed,file=$RUN_DIR/$name.wall.collapsed\"" >/dev/null 2>&1
+    python3 "$BENCH_DIR/collapsed.py" "$RUN_DIR/$name.wall.collapsed" >"$RUN_DIR/$name.wall.txt" 2>&1 || true
+  fi
+}
+
 # cold_start name [--name=value ...]: a fresh pod on the seeded database and Redis; the moment its readiness answers
 # UP it gets the hot load (closed loop, CONNECTIONS connections over every link) for COLD_SECONDS
 cold_start() {
   local name=$1 i started ready_after
   shift
   started=$(date +%s.%N)
-  launch_app "$name" "$DB" "${APP_HOT[@]}" "$@"
+  LAUNCH_JAVA="$COLD_JAVA" LAUNCH_JAVA_OPTS="${COLD_JAVA_OPTS-$JAVA_OPTS}" LAUNCH_JAR="$COLD_JAR" \
+    launch_app "$name" "$DB" "${APP_HOT[@]}" "$@"
   for ((i = 0; i < 3600; i++)); do
     curl -sf -o /dev/null --max-time 1 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" && break
     kill -0 "$APP_PID" 2>/dev/null || { tail -50 "$RUN_DIR/app-$name.log" >&2; die "app ($name) died"; }
     sleep 0.05
   done
   ready_after=$(python3 -c "import sys; print(round($(date +%s.%N) - $started, 2))")
-  log "$name: ready after ${ready_after}s; hot load for ${COLD_SECONDS}s"
+  log "$name: ready after ${ready_after}s; hot load for ${COLD_SECONDS}s;$(uptime | sed 's/.*,  *load/ load/')"
+  local evidence=""
+  if [ "$COLD_EVIDENCE" = 1 ]; then # what the pod does in its first seconds: profile, thread dumps, scrapes
+    cold_evidence "$name" &
+    evidence=$!
+  fi
   timeout -k 10 $((COLD_SECONDS + 60)) "$PACER" -p "$APP_PORT" -c "$CONNECTIONS" -d "$COLD_SECONDS" \
     -f "$CODES_FILE" -o "$RUN_DIR/$name.raw" >"$RUN_DIR/$name.pacer.txt" || die "pacer failed ($name)"
+  [ -n "$evidence" ] && wait "$evidence"
   curl -s --max-time 5 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" >"$RUN_DIR/$name.readiness.json" || true
   python3 "$BENCH_DIR/bench.py" cold-start --raw "$RUN_DIR/$name.raw" --name "$name" --ready-after "$ready_after" \
     --out "$RUN_DIR/$name.json" >&2
@@ -520,7 +561,7 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   stop_pid "$NGINX_PID" 10
   NGINX_PID=""
 
-  if want hot || want sustained || want paced; then
+  if want hot || want sustained || want paced || want cold-start; then # cold-start: the hot app serves them
     fill_cache "$CODES_FILE" "$FILL_TIMEOUT" "$RUN_DIR/hot.fill.txt"
   fi
   if want hot; then
@@ -562,8 +603,19 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   if want cold-start; then
     # every seeded link is in Redis and the hot app has published its hottest codes there; a fresh pod with the
     # warm-up (the default), then one without it, for comparison
-    cold_start cold-start
-    cold_start cold-start-nowarm --shortgate.warmup.enabled=false
+    wait_hot_codes 45
+    if [ -z "$COLD_AB" ]; then
+      cold_start cold-start
+      cold_start cold-start-nowarm --shortgate.warmup.enabled=false
+    else # an A/B of jars on the same seeded state: label:jar pairs, alternating, COLD_ROUNDS rounds
+      for ((round = 1; round <= COLD_ROUNDS; round++)); do
+        for pair in $COLD_AB; do
+          COLD_JAR=${pair#*:} cold_start "cold-start-${pair%%:*}-r$round"
+          [ "$COLD_NOWARM" = 1 ] && COLD_JAR=${pair#*:} \
+            cold_start "cold-start-nowarm-${pair%%:*}-r$round" --shortgate.warmup.enabled=false
+        done
+      done
+    fi
   fi
 
   if want shorten; then

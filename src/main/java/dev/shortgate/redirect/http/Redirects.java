@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * What a redirect request is answered with, decided once for both paths that serve {@code GET|HEAD /{code}}: the
@@ -174,11 +175,23 @@ final class Redirects {
 
     /** The answer, looking the code up as far down as it takes. Never fails: backend trouble is a 503 reply. */
     Mono<Reply> answer(Request request) {
+        return answer(request, null);
+    }
+
+    /**
+     * As {@link #answer(Request)}, with the answer decided (and the visit recorded) on {@code on}, not on the thread
+     * that completed the lookup. That thread is the one I/O thread of the shared Redis connection for every lookup
+     * Redis answers: the decision made there too kept a starting pod, whose code still ran interpreted, at a few
+     * hundred lookups a second on that one thread while the other cores had work to spare.
+     */
+    Mono<Reply> answer(Request request, Scheduler on) {
         long start = metrics.start();
         if (request.key() == null || !Link.CODE.matcher(request.code()).matches()) {
-            return Mono.just(unknown(request, start, Tier.NONE));
+            Mono<Reply> unknown = Mono.just(unknown(request, start, Tier.NONE));
+            return on == null ? unknown : unknown.publishOn(on); // on it too, never within the caller's subscribe
         }
-        return lookup.find(request.key())
+        Mono<Found> lookedUp = lookup.find(request.key());
+        return (on == null ? lookedUp : lookedUp.publishOn(on))
                 .flatMap(found -> {
                     Reply now = answer(request, found, found.tier(), start);
                     return now != null ? Mono.just(now) : capped(request, found, start);

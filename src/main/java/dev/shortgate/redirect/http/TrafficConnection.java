@@ -27,6 +27,8 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * One traffic connection of the {@link FastRedirects fast path}, on that connection's event loop: who is answering
@@ -50,6 +52,7 @@ final class TrafficConnection extends ChannelDuplexHandler {
     private boolean peerTrusted;
     private long lastActive = System.nanoTime(); // when a request last arrived or was answered
     private ScheduledFuture<?> drainCheck;
+    private Scheduler loop; // this connection's event loop, where the answers of its lookups are decided
 
     TrafficConnection(FastRedirects server) {
         this.server = server;
@@ -58,6 +61,7 @@ final class TrafficConnection extends ChannelDuplexHandler {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         server.opened(ctx.channel());
+        loop = Schedulers.fromExecutor(ctx.executor());
     }
 
     @Override
@@ -199,9 +203,15 @@ final class TrafficConnection extends ChannelDuplexHandler {
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !server.draining();
         lookingUp = true;
         server.redirects
-                .answer(redirect)
+                .answer(redirect, loop)
                 .subscribe(
-                        done -> ctx.executor().execute(() -> answered(ctx, version, keepAlive, done)),
+                        done -> {
+                            if (ctx.executor().inEventLoop()) { // decided on this loop (never within this call)
+                                answered(ctx, version, keepAlive, done);
+                            } else {
+                                ctx.executor().execute(() -> answered(ctx, version, keepAlive, done));
+                            }
+                        },
                         // never expected: the decision answers every error
                         error -> ctx.executor().execute(ctx::close));
         return true;

@@ -1,9 +1,12 @@
 package dev.shortgate.redirect.lookup;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.redirect.http.RedirectAnswer;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -14,6 +17,21 @@ import reactor.core.publisher.Mono;
 public interface LinkLookup {
 
     Mono<Found> find(String code);
+
+    /**
+     * Puts the links for these codes into the near cache ahead of traffic (a starting pod's warm-up), without
+     * overwriting what it already holds; completes with how many codes were preloaded. This default looks each code
+     * up, 64 at a time.
+     */
+    default Mono<Integer> preload(List<String> codes) {
+        return Flux.fromIterable(codes)
+                .flatMap(code -> find(code).onErrorResume(error -> Mono.empty()), 64)
+                .count()
+                .map(Long::intValue);
+    }
+
+    /** Drops these codes from this pod's near cache only, so that the next request for each looks it up below. */
+    default void forget(Collection<String> codes) {}
 
     /**
      * The answer for a code and the tier it came from: {@link Tier#NEAR} when the near cache held it, otherwise

@@ -126,11 +126,11 @@ public final class NearCache {
         Load load = new Load(code);
         load.deadline = timer.schedule(load, deadline.toNanos(), TimeUnit.NANOSECONDS); // armed before subscribing
         load.subscription = loader.apply(code)
-                .subscribe(
-                        found -> load.future.complete(found),
-                        load.future::completeExceptionally,
-                        () -> load.future.completeExceptionally(
-                                new IllegalStateException("lookup of a code ended empty")));
+                .subscribe(found -> load.future.complete(found), load.future::completeExceptionally, () -> {
+                    if (!load.future.isDone()) { // built only when it is true: a stack trace per lookup costs
+                        load.future.completeExceptionally(new IllegalStateException("lookup of a code ended empty"));
+                    }
+                });
         return load.future;
     }
 
@@ -171,6 +171,14 @@ public final class NearCache {
                         NearCache.this.deadline);
             }
         }
+    }
+
+    /**
+     * Holds a link that a lower tier holds under {@code key}, unless the near cache already has an entry (or a load in
+     * flight) for it: for a warm-up's preload, which must not overwrite what a lookup or a change put there since.
+     */
+    void preload(String key, Found found) {
+        cache.asMap().putIfAbsent(key, CompletableFuture.completedFuture(found));
     }
 
     public void put(Link link) {

@@ -1,6 +1,7 @@
 package dev.shortgate.redirect.lookup;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.shortgate.link.Link;
@@ -19,6 +20,14 @@ public interface RedisTier {
      * when this tier cannot answer in time (the caller then asks the database).
      */
     Mono<Optional<Link>> find(String code);
+
+    /**
+     * What this tier holds for these codes, read in one call (Redis: one {@code MGET}): the codes it holds a link
+     * for, with their links; codes it holds nothing for are left out. Fails when this tier cannot answer in time.
+     */
+    default Mono<Map<String, Link>> findAll(List<String> codes) {
+        return Mono.just(Map.of());
+    }
 
     /**
      * Keeps what a lookup found below this tier, only where this tier holds nothing for the code, so a write-back

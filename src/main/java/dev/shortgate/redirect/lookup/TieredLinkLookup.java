@@ -1,6 +1,9 @@
 package dev.shortgate.redirect.lookup;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,6 +15,7 @@ import io.github.bucket4j.Bucket;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
@@ -40,6 +44,10 @@ import reactor.core.scheduler.Scheduler;
  * than a create (an import, a copy between tables) is then found, and added to the guard, instead of staying 404.
  */
 public final class TieredLinkLookup implements LinkLookup {
+
+    private static final int PRELOAD_BATCH = 200;
+    private static final int PRELOAD_BATCHES_IN_FLIGHT = 4;
+    private static final int PRELOAD_MISSES_IN_FLIGHT = 8;
 
     private final NearCache near;
     private final RedisTier redis;
@@ -119,6 +127,38 @@ public final class TieredLinkLookup implements LinkLookup {
     @Override
     public Mono<Found> find(String code) {
         return near.get(code, this::load);
+    }
+
+    /**
+     * Reads the codes from Redis in batches of {@value #PRELOAD_BATCH} (one {@code MGET} each, a few in flight) and
+     * puts what it holds into the near cache; codes Redis holds nothing for, or a batch Redis could not answer, are
+     * looked up one by one as any miss, a few at a time. One lookup per code would each wait on Redis, and on a
+     * cold pod a tenth of them passed {@code hedge-after} and asked the database too.
+     */
+    @Override
+    public Mono<Integer> preload(List<String> codes) {
+        return Flux.fromIterable(codes)
+                .buffer(PRELOAD_BATCH)
+                .flatMap(
+                        batch -> redis.findAll(batch)
+                                .onErrorResume(error -> Mono.just(Map.of()))
+                                .flatMapMany(held -> {
+                                    held.forEach((code, link) -> near.preload(code, Found.of(link, Tier.NEAR)));
+                                    return Flux.fromIterable(batch)
+                                            .filter(code -> !held.containsKey(code))
+                                            .flatMap(
+                                                    code -> find(code).onErrorResume(error -> Mono.empty()),
+                                                    PRELOAD_MISSES_IN_FLIGHT)
+                                            .count()
+                                            .map(looked -> (int) (held.size() + looked));
+                                }),
+                        PRELOAD_BATCHES_IN_FLIGHT)
+                .reduce(0, Integer::sum);
+    }
+
+    @Override
+    public void forget(Collection<String> codes) {
+        codes.forEach(near::invalidate);
     }
 
     /**

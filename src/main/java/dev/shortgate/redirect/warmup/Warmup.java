@@ -1,6 +1,7 @@
 package dev.shortgate.redirect.warmup;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 import dev.shortgate.redirect.lookup.LinkLookup;
@@ -13,18 +14,21 @@ import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 
 /**
- * What a starting pod does before it reports ready, in order: open the pools (R2DBC, Lettuce); load the hottest
- * codes from Redis into the near cache through the lookup (which warms the Redis and database tiers' code too); then
- * send itself {@code requests} redirect requests on its traffic port, over the hot codes and, one in eight, unknown
- * codes, so the JIT compiles the request path (the fast path and the lookup path) before real traffic comes. Those
- * requests carry {@link WarmupRequests}' mark, so none is a visit or a metric.
+ * What a starting pod does before it reports ready, in order: open the pools (R2DBC, Lettuce); send itself
+ * {@code requests} redirect requests on its traffic port (at most for {@code requests-within}), over the hottest
+ * codes in Redis and, one in eight, unknown codes, so the JIT compiles the request path before real traffic comes;
+ * then preload those hot codes into the near cache from Redis in batches ({@link LinkLookup#preload}). Before each
+ * pass over the hot codes this pod's near cache forgets them, so every one of those requests takes the path a new
+ * pod's traffic takes (a near-cache miss answered from Redis), not only the near-cache hit: warmed on hits alone, a
+ * new pod served its first ten seconds of misses at a few hundred a second. The requests carry
+ * {@link WarmupRequests}' mark, so none is a visit or a metric.
  */
 final class Warmup {
 
     private static final Logger log = LoggerFactory.getLogger(Warmup.class);
 
-    /** Lookups of the preload in flight: they wait on Redis, not on this pod's CPU. */
-    private static final int PRELOAD_CONCURRENCY = 64;
+    /** Requests per pass when there are few or no hot codes: the unknown codes' path wants compiling too. */
+    private static final int LEAST_PASS = 64;
 
     private final Mono<?> pools;
     private final HotCodes hot;
@@ -47,19 +51,32 @@ final class Warmup {
         return pools.then()
                 .onErrorResume(error -> skipped("opening the pools", error))
                 .then(codes)
-                .flatMap(hottest -> preload(hottest).then(requests(port, hottest)));
+                .flatMap(hottest -> requests(port, hottest)
+                        .onErrorResume(error -> skipped("the internal requests", error))
+                        .then(preload(hottest)));
     }
 
-    /** Looks each code up through the tiers, 64 at a time, so the near cache holds it. */
+    /** Puts the hot codes into the near cache, read from Redis in batches. */
     Mono<Void> preload(List<String> codes) {
-        return Flux.fromIterable(codes)
-                .flatMap(code -> lookup.find(code).onErrorResume(error -> Mono.empty()), PRELOAD_CONCURRENCY)
-                .then()
-                .doOnSuccess(done -> log.info("Warm-up: preloaded {} hot code(s)", codes.size()));
+        return Mono.defer(() -> {
+            long started = System.nanoTime();
+            return lookup.preload(codes)
+                    .doOnNext(held -> log.info(
+                            "Warm-up: preloaded {} of {} hot code(s) in {} ms",
+                            held,
+                            codes.size(),
+                            (System.nanoTime() - started) / 1_000_000))
+                    .then();
+        });
     }
 
+    /**
+     * The internal requests, in passes over the hot codes (and one in eight unknown ones); before each pass the near
+     * cache forgets the hot codes, so each request is looked up in Redis. Stops at {@code requests-within}.
+     */
     private Mono<Void> requests(int port, List<String> codes) {
-        if (properties.requests() == 0) {
+        int total = properties.requests();
+        if (total == 0) {
             return Mono.empty();
         }
         ConnectionProvider connections = ConnectionProvider.builder("shortgate-warmup")
@@ -70,15 +87,29 @@ final class Warmup {
                 .headers(headers -> headers.set(HttpHeaderNames.USER_AGENT, marks.userAgent()));
         IntFunction<String> code =
                 i -> codes.isEmpty() || i % 8 == 7 ? "warmup-unknown-" + (i % 64) : codes.get(i % codes.size());
-        return Flux.range(0, properties.requests())
-                .flatMap(
-                        i -> client.get()
-                                .uri("/" + code.apply(i))
-                                .responseSingle((response, body) -> body.then())
-                                .onErrorResume(error -> Mono.empty()),
-                        properties.concurrency())
+        int pass = Math.max(LEAST_PASS, codes.size() + codes.size() / 7);
+        AtomicInteger sent = new AtomicInteger();
+        long started = System.nanoTime();
+        return Flux.range(0, (total + pass - 1) / pass)
+                .concatMap(round -> {
+                    lookup.forget(codes);
+                    return Flux.range(round * pass, Math.min(pass, total - round * pass))
+                            .flatMap(
+                                    i -> client.get()
+                                            .uri("/" + code.apply(i))
+                                            .responseSingle((response, body) -> body.then())
+                                            .doOnSuccess(done -> sent.incrementAndGet())
+                                            .onErrorResume(error -> Mono.empty()),
+                                    properties.concurrency())
+                            .then();
+                })
                 .then()
-                .doOnSuccess(done -> log.info("Warm-up: sent {} internal request(s)", properties.requests()))
+                .timeout(properties.requestsWithin(), Mono.empty())
+                .doOnSuccess(done -> log.info(
+                        "Warm-up: answered {} of {} internal request(s) in {} ms",
+                        sent.get(),
+                        total,
+                        (System.nanoTime() - started) / 1_000_000))
                 .doFinally(signal -> connections.disposeLater().subscribe());
     }
 

@@ -13,7 +13,9 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enabled        warm up before reporting ready; {@code false}: ready as soon as the application is
  * @param deadline       the longest the warm-up may hold readiness down; past it the pod reports ready anyway
- * @param requests       internal redirect requests sent to the pod to compile its request path
+ * @param requests       internal redirect requests sent to the pod to compile its request path (near-cache misses
+ *                       answered from Redis, and unknown codes)
+ * @param requestsWithin the longest those requests may take; then the warm-up goes on to the preload
  * @param concurrency    of those requests
  * @param hotCodes       how many of the hottest codes a starting pod preloads, and the size the hot set in Redis is
  *                       trimmed to
@@ -27,8 +29,9 @@ import org.springframework.validation.annotation.Validated;
 public record WarmupProperties(
         @DefaultValue("true") boolean enabled,
         @NotNull @DefaultValue("20s") Duration deadline,
-        @Min(0) @DefaultValue("3000") int requests,
-        @Min(1) @DefaultValue("8") int concurrency,
+        @Min(0) @DefaultValue("20000") int requests,
+        @NotNull @DefaultValue("6s") Duration requestsWithin,
+        @Min(1) @DefaultValue("16") int concurrency,
         @Min(0) @DefaultValue("1000") int hotCodes,
         @Min(1) @DefaultValue("8") int sampleOneIn,
         @NotNull @DefaultValue("30s") Duration publishEvery,

@@ -1,7 +1,8 @@
 /**
  * Warm before ready: a starting pod reports ready only once it can serve at speed ({@code WarmupReadiness}, in the
- * readiness group), bounded by {@code shortgate.warmup.deadline}. {@code Warmup} opens the pools, preloads the near
- * cache with the hottest codes that {@code HotCodes} keeps in Redis, and sends the pod internal redirect requests
- * ({@code WarmupRequests}) that are neither visits nor metrics.
+ * readiness group), bounded by {@code shortgate.warmup.deadline}. {@code Warmup} opens the pools, sends the pod
+ * internal redirect requests ({@code WarmupRequests}, neither visits nor metrics) that take the near-cache-miss path
+ * through Redis over the hottest codes that {@code HotCodes} keeps there, and then preloads the near cache with those
+ * codes in batches.
  */
 package dev.shortgate.redirect.warmup;

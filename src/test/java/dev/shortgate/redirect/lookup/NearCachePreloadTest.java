@@ -1,0 +1,136 @@
+package dev.shortgate.redirect.lookup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.shortgate.link.Link;
+import dev.shortgate.redirect.RedirectProperties;
+import dev.shortgate.redirect.guard.UnknownCodeGuard;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+import reactor.test.scheduler.VirtualTimeScheduler;
+
+/**
+ * A starting pod's preload reads Redis in batches, one call each, looks up only the codes Redis does not hold, and
+ * never overwrites what the near cache already holds; forgetting drops only the codes named.
+ */
+class NearCachePreloadTest {
+
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final List<Integer> batches = new CopyOnWriteArrayList<>();
+    final AtomicInteger singleReads = new AtomicInteger();
+    final AtomicInteger queries = new AtomicInteger();
+    final NearCache near = new NearCache(
+            new RedirectProperties.NearCache(
+                    10_000, Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofSeconds(2), 100),
+            new AtomicLong()::get,
+            VirtualTimeScheduler.create(), // the loads' deadlines, never reached here
+            registry);
+
+    /** Holds every code starting with {@code held}, with the URL {@code https://redis/<code>}. */
+    final RedisTier redis = new RedisTier() {
+        @Override
+        public Mono<Optional<Link>> find(String code) {
+            singleReads.incrementAndGet();
+            return Mono.just(code.startsWith("held") ? Optional.of(link(code, "https://redis/")) : Optional.empty());
+        }
+
+        @Override
+        public Mono<Map<String, Link>> findAll(List<String> codes) {
+            batches.add(codes.size());
+            Map<String, Link> held = new HashMap<>();
+            codes.stream()
+                    .filter(code -> code.startsWith("held"))
+                    .forEach(code -> held.put(code, link(code, "https://redis/")));
+            return Mono.just(held);
+        }
+
+        @Override
+        public void keep(Link link) {}
+
+        @Override
+        public Mono<Void> put(Link link) {
+            return Mono.empty();
+        }
+
+        @Override
+        public Mono<Void> delete(String code) {
+            return Mono.empty();
+        }
+    };
+
+    final TieredLinkLookup lookup = new TieredLinkLookup(
+            near,
+            redis,
+            UnknownCodeGuard.OFF,
+            new RedirectProperties.Guard(true, 1000, 0.01, 1, 1, Duration.ofSeconds(10)),
+            code -> {
+                queries.incrementAndGet();
+                return Mono.just(link(code, "https://db/"));
+            },
+            Schedulers.immediate(),
+            Duration.ofSeconds(1),
+            200,
+            Duration.ZERO, // no hedge
+            VirtualTimeScheduler.create(),
+            registry);
+
+    @Test
+    void preloadReadsRedisInBatchesAndLooksUpOnlyTheCodesRedisDoesNotHold() {
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < 440; i++) {
+            codes.add("held" + i);
+        }
+        for (int i = 0; i < 10; i++) {
+            codes.add("absent" + i);
+        }
+
+        StepVerifier.create(lookup.preload(codes)).expectNext(450).verifyComplete();
+
+        assertThat(batches).containsExactlyInAnyOrder(200, 200, 50);
+        assertThat(singleReads).as("only the codes Redis did not hold").hasValue(10);
+        assertThat(queries).hasValue(10);
+        assertThat(codes).allSatisfy(code -> assertThat(near.getIfReady(code)).isNotNull());
+    }
+
+    @Test
+    void preloadNeverOverwritesWhatTheNearCacheAlreadyHolds() {
+        near.put(link("held1", "https://changed/"));
+
+        StepVerifier.create(lookup.preload(List.of("held1", "held2")))
+                .expectNext(2)
+                .verifyComplete();
+
+        assertThat(near.getIfReady("held1").link()).map(Link::url).contains("https://changed/held1");
+        assertThat(near.getIfReady("held2").link()).map(Link::url).contains("https://redis/held2");
+    }
+
+    @Test
+    void forgettingDropsOnlyTheCodesNamed() {
+        StepVerifier.create(lookup.preload(List.of("held1", "held2")))
+                .expectNext(2)
+                .verifyComplete();
+
+        lookup.forget(List.of("held1"));
+
+        assertThat(near.getIfPresent("held1")).isNull();
+        assertThat(near.getIfPresent("held2")).isNotNull();
+    }
+
+    private static Link link(String code, String base) {
+        return new Link(code, base + code, 302, false, Instant.EPOCH, null, null, false, false, null, null);
+    }
+}
