@@ -150,25 +150,27 @@ class LinkController {
             }
             items.add(item);
         }
-        // A link found is answered once its tags are read, all in one query after the last item
-        List<LinkService.ItemResult> found = new ArrayList<>();
+        // A link found is answered as soon as its tags are read, so an item done before the deadline is answered
         return links.createBatch(items, caller, BATCH_CONCURRENCY)
-                .doOnNext(result -> {
-                    if (result.problem() != null) {
-                        results.compareAndSet(result.index(), null, itemProblem(result.index(), result.problem()));
-                    } else if (result.created().created()) {
-                        results.compareAndSet(
-                                result.index(),
-                                null,
-                                toResponse(result.created().link(), createdTags(items.get(result.index())))
-                                        .withStatus(HttpStatus.CREATED.value()));
-                    } else {
-                        synchronized (found) {
-                            found.add(result);
-                        }
-                    }
-                })
-                .then(Mono.defer(() -> answerFound(found, results)))
+                .flatMap(
+                        result -> {
+                            if (result.problem() != null) {
+                                results.compareAndSet(
+                                        result.index(), null, itemProblem(result.index(), result.problem()));
+                                return Mono.empty();
+                            }
+                            if (result.created().created()) {
+                                results.compareAndSet(
+                                        result.index(),
+                                        null,
+                                        toResponse(result.created().link(), createdTags(items.get(result.index())))
+                                                .withStatus(HttpStatus.CREATED.value()));
+                                return Mono.empty();
+                            }
+                            return answerFound(result, results);
+                        },
+                        BATCH_CONCURRENCY)
+                .then()
                 .then(Mono.just(Boolean.TRUE))
                 .timeout(budget, Mono.just(Boolean.FALSE).publishOn(Schedulers.parallel()), deadlines.timer())
                 .map(finished -> {
@@ -195,24 +197,15 @@ class LinkController {
                 });
     }
 
-    /** Answers the batch items that found their link (200), with the tags each link has. */
-    private Mono<Void> answerFound(List<LinkService.ItemResult> found, AtomicReferenceArray<Object> results) {
-        if (found.isEmpty()) {
-            return Mono.empty();
-        }
-        List<String> keys = found.stream()
-                .map(result -> result.created().link().code())
-                .distinct()
-                .toList();
-        return links.tagsOf(keys)
-                .doOnNext(tags -> found.forEach(result -> results.compareAndSet(
+    /** Answers a batch item that found its link (200), with the tags the link has. */
+    private Mono<Void> answerFound(LinkService.ItemResult result, AtomicReferenceArray<Object> results) {
+        String key = result.created().link().code();
+        return links.tagsOf(List.of(key))
+                .doOnNext(tags -> results.compareAndSet(
                         result.index(),
                         null,
-                        toResponse(
-                                        result.created().link(),
-                                        tags.getOrDefault(
-                                                result.created().link().code(), List.of()))
-                                .withStatus(HttpStatus.OK.value()))))
+                        toResponse(result.created().link(), tags.getOrDefault(key, List.of()))
+                                .withStatus(HttpStatus.OK.value())))
                 .then();
     }
 
