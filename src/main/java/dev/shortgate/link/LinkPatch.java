@@ -2,8 +2,10 @@ package dev.shortgate.link;
 
 import java.time.Instant;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.system.problem.JsonProblems;
 import dev.shortgate.system.problem.Problem;
 import org.springframework.modulith.NamedInterface;
@@ -22,6 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param disabled       switch the link off or on
  * @param redirectStatus 301, 302, 307 or 308
  * @param forwardQuery   append the visitor's query string to the target
+ * @param tags           the link's tags from now on, normalised as a create's ({@link LinkTags#normalize}); null
+ *                       or empty removes them all
  */
 @NamedInterface("service")
 public record LinkPatch(
@@ -31,10 +35,11 @@ public record LinkPatch(
         Long maxVisits,
         Boolean disabled,
         Integer redirectStatus,
-        Boolean forwardQuery) {
+        Boolean forwardQuery,
+        List<String> tags) {
 
     static final Set<String> EDITABLE =
-            Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus", "forwardQuery");
+            Set.of("url", "expiresAt", "maxVisits", "disabled", "redirectStatus", "forwardQuery", "tags");
 
     /** The values of a patch, bound by Jackson; which of them the patch named is kept apart. */
     record Values(
@@ -43,10 +48,12 @@ public record LinkPatch(
             Long maxVisits,
             Boolean disabled,
             Integer redirectStatus,
-            Boolean forwardQuery) {}
+            Boolean forwardQuery,
+            List<?> tags) {}
 
     public LinkPatch {
         present = Set.copyOf(present);
+        tags = tags == null ? List.of() : List.copyOf(tags);
     }
 
     /** Binds a patch body; a field that is not editable, or a value of the wrong type or range, is a 400. */
@@ -65,6 +72,10 @@ public record LinkPatch(
         } catch (JacksonException e) {
             throw JsonProblems.invalidField(e);
         }
+        List<String> tags = LinkTags.normalize(values.tags())
+                .orElseThrow(() -> LinkRequests.invalid(
+                        "tags",
+                        "tags must be a list of texts of at most " + LinkTags.MAX_LENGTH + " characters each."));
         return new LinkPatch(
                 named,
                 values.url(),
@@ -72,10 +83,16 @@ public record LinkPatch(
                 values.maxVisits(),
                 values.disabled(),
                 values.redirectStatus(),
-                values.forwardQuery());
+                values.forwardQuery(),
+                tags);
     }
 
     public boolean has(String field) {
         return present.contains(field);
+    }
+
+    /** Whether the patch changes a field of the link row itself, and not only its tags. */
+    public boolean changesLink() {
+        return present.stream().anyMatch(field -> !"tags".equals(field));
     }
 }

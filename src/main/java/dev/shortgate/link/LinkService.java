@@ -162,9 +162,16 @@ public class LinkService {
         });
     }
 
-    /** See {@link LinkEditor#update}. */
+    /**
+     * Applies a patch ({@link LinkEditor#update}); its {@code tags}, when it names them, then replace the link's own
+     * ({@link LinkTags#set}). A patch of tags alone writes no link row, so the caches keep the link; one that names
+     * nothing changes nothing. As on create, the tags are written after the link row, not in its transaction.
+     */
     public Mono<Link> update(String code, LinkPatch patch, ApiPrincipal caller) {
-        return editor.update(code, patch, caller);
+        Mono<Link> changed = patch.changesLink() ? editor.update(code, patch, caller) : access.changeable(code, caller);
+        return patch.has("tags")
+                ? changed.flatMap(link -> tags.set(link.code(), patch.tags()).thenReturn(link))
+                : changed;
     }
 
     /**
@@ -175,8 +182,11 @@ public class LinkService {
         return editor.setRules(code, rules, caller);
     }
 
-    /** Deletes a link, keeping a tombstone so its code is never given to another URL. */
+    /**
+     * Deletes a link, keeping a tombstone so its code is never given to another URL, then forgets its tags
+     * ({@link LinkTags#forget}); the tags themselves stay, as in Shlink.
+     */
     public Mono<Void> delete(String code, ApiPrincipal caller) {
-        return Mono.defer(() -> editor.delete(code, caller));
+        return Mono.defer(() -> editor.delete(code, caller)).then(Mono.defer(() -> tags.forget(code)));
     }
 }

@@ -158,10 +158,7 @@ class ShlinkShortUrls {
 
     /** Writes Shlink's own fields of a link. */
     Mono<Void> saveMeta(String code, String title, boolean crawlable, Instant validSince) {
-        return db.sql("DELETE FROM link_shlink_meta WHERE code = :code")
-                .bind("code", code)
-                .fetch()
-                .rowsUpdated()
+        return deleteMeta(code)
                 .then(bindNullable(
                                 bindNullable(
                                         db.sql(
@@ -181,16 +178,15 @@ class ShlinkShortUrls {
                 .then();
     }
 
-    /** Forgets a deleted link's tags and Shlink fields (the link itself stays as a tombstone). */
-    Mono<Void> forget(String code) {
-        return db.sql("DELETE FROM link_tag WHERE code = :code")
+    /**
+     * Deletes a link's Shlink fields: before they are written anew, and when the link is deleted (the link itself
+     * stays as a tombstone; {@code LinkService.delete} has taken its tags off).
+     */
+    Mono<Void> deleteMeta(String code) {
+        return db.sql("DELETE FROM link_shlink_meta WHERE code = :code")
                 .bind("code", code)
                 .fetch()
                 .rowsUpdated()
-                .then(db.sql("DELETE FROM link_shlink_meta WHERE code = :code")
-                        .bind("code", code)
-                        .fetch()
-                        .rowsUpdated())
                 .then();
     }
 

@@ -228,7 +228,7 @@ class ShortUrlController {
                 forwardQuery = forward == null || forward;
             }
             // validated here; the fields it names are set
-            LinkPatch patch = new LinkPatch(named, url, until, maxVisits, null, null, forwardQuery);
+            LinkPatch patch = new LinkPatch(named, url, until, maxVisits, null, null, forwardQuery, null);
             Instant validSince = fields.validSince();
             List<String> tags = fields.has("tags") ? fields.tags() : null;
             String title = fields.text("title");
@@ -266,7 +266,8 @@ class ShortUrlController {
             @PathVariable String shortCode, @RequestParam(required = false) String domain, ServerWebExchange exchange) {
         return Mono.defer(() -> {
                     String key = key(shortCode, domain, ApiPrincipal.of(exchange));
-                    return links.delete(key, ApiPrincipal.of(exchange)).then(Mono.defer(() -> shortUrls.forget(key)));
+                    return links.delete(key, ApiPrincipal.of(exchange))
+                            .then(Mono.defer(() -> shortUrls.deleteMeta(key)));
                 })
                 .thenReturn(ResponseEntity.noContent().<Void>build())
                 .onErrorMap(ProblemException.class, e -> ShlinkErrors.translate(e, shortCode, domain));

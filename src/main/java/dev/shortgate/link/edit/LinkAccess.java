@@ -45,7 +45,7 @@ public class LinkAccess {
     }
 
     /** The live link with this code that the caller may change; 404 or 403 problems otherwise. */
-    Mono<Link> changeable(String code, ApiPrincipal caller) {
+    public Mono<Link> changeable(String code, ApiPrincipal caller) {
         return readable(code, caller).map(link -> mayChange(link, caller));
     }
 

@@ -98,6 +98,15 @@ public class LinkTags {
         return add.then(removeOthers).then();
     }
 
+    /** Takes every tag off a link (a deleted one); the tags themselves stay. */
+    public Mono<Void> forget(String code) {
+        return db.sql("DELETE FROM link_tag WHERE code = :code")
+                .bind("code", code)
+                .fetch()
+                .rowsUpdated()
+                .then();
+    }
+
     /** Creates the tag unless it exists; two creators racing both succeed. */
     private Mono<Void> create(String name) {
         return db.sql("INSERT INTO tag (name) SELECT :name FROM (SELECT 1 AS one) x WHERE NOT EXISTS "

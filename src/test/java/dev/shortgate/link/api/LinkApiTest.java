@@ -3,6 +3,7 @@ package dev.shortgate.link.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -518,6 +519,103 @@ class LinkApiTest {
                 .jsonPath("$.field")
                 .isEqualTo("dryRun");
         assertThat(rows("https://example.com/batch-top")).isZero();
+    }
+
+    @Test
+    void patchReplacesTheTagsAndNullTakesThemAllOff() {
+        String code = createdCode(Map.of("url", "https://example.com/patch-tags", "tags", List.of("old", "kept")));
+        patch(code, Map.of("tags", List.of(" kept ", "new", "kept")))
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.tags")
+                .isEqualTo(List.of("kept", "new"));
+        assertThat(tagsOf(code)).containsExactly("kept", "new");
+        Map<String, Object> clear = new HashMap<>();
+        clear.put("tags", null);
+        patch(code, clear).expectStatus().isOk().expectBody().jsonPath("$.tags").isEqualTo(List.of());
+        assertThat(tagsOf(code)).isEmpty();
+        assertThat(tagExists("old"))
+                .as("a tag outlives its last link, as in Shlink")
+                .isTrue();
+        // the link itself is as it was, and still redirects
+        web.get()
+                .uri("/" + code)
+                .exchange()
+                .expectStatus()
+                .isFound()
+                .expectHeader()
+                .valueEquals("Location", "https://example.com/patch-tags");
+    }
+
+    @Test
+    void patchWithBadTagsAnswersProblemAndChangesNeitherTheLinkNorItsTags() {
+        String code = createdCode(Map.of("url", "https://example.com/patch-bad-tags", "tags", List.of("a")));
+        patch(code, Map.of("url", "https://example.com/moved", "tags", List.of(1)))
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/invalid-request")
+                .jsonPath("$.field")
+                .isEqualTo("tags");
+        web.get()
+                .uri("/api/v1/links/" + code)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.url")
+                .isEqualTo("https://example.com/patch-bad-tags")
+                .jsonPath("$.tags")
+                .isEqualTo(List.of("a"));
+    }
+
+    @Test
+    void deletedLinkLosesItsTagsWhileTheTagsStay() {
+        String code = createdCode(Map.of("url", "https://example.com/delete-tags", "tags", List.of("gone-with-it")));
+        assertThat(tagRows("gone-with-it")).isEqualTo(1);
+        web.delete().uri("/api/v1/links/" + code).exchange().expectStatus().isNoContent();
+        assertThat(tagRows("gone-with-it")).isZero();
+        assertThat(tagExists("gone-with-it")).isTrue();
+    }
+
+    private String createdCode(Map<String, Object> body) {
+        return create(body)
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
+    }
+
+    private WebTestClient.ResponseSpec patch(String code, Map<String, Object> body) {
+        return web.patch()
+                .uri("/api/v1/links/" + code)
+                .contentType(MediaType.parseMediaType("application/merge-patch+json"))
+                .bodyValue(body)
+                .exchange();
+    }
+
+    private List<String> tagsOf(String code) {
+        return db.sql(
+                        "SELECT t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code = :code ORDER BY t.name")
+                .bind("code", code)
+                .map(row -> row.get("name", String.class))
+                .all()
+                .collectList()
+                .block();
+    }
+
+    private boolean tagExists(String name) {
+        return db.sql("SELECT COUNT(*) AS n FROM tag WHERE name = :name")
+                        .bind("name", name)
+                        .map(row -> ((Number) row.get("n")).longValue())
+                        .one()
+                        .block()
+                > 0;
     }
 
     private long tagRows(String name) {
