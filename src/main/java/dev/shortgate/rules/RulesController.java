@@ -4,6 +4,7 @@ import dev.shortgate.link.LinkService;
 import dev.shortgate.security.ApiPrincipal;
 import dev.shortgate.system.problem.JsonProblems;
 import dev.shortgate.system.problem.Problem;
+import dev.shortgate.system.web.RequestJson;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.MediaType;
@@ -18,7 +19,6 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A link's redirect rules and splits ({@code /api/v1/links/{code}/rules}): read them, or replace them all at once.
@@ -34,9 +34,9 @@ class RulesController {
 
     private final LinkService links;
     private final RuleCheck check;
-    private final JsonMapper json;
+    private final RequestJson json;
 
-    RulesController(LinkService links, RuleCheck check, JsonMapper json) {
+    RulesController(LinkService links, RuleCheck check, RequestJson json) {
         this.links = links;
         this.check = check;
         this.json = json;
@@ -55,7 +55,8 @@ class RulesController {
 
     /**
      * Replaces the link's rules and default split; an empty body object (or empty lists) removes them. The answer
-     * is the rule set as stored, with its URLs normalised.
+     * is the rule set as stored, with its URLs normalised. A field the rule set does not have, at any depth, answers
+     * 400 {@code invalid-request} naming it, and nothing is written; what a GET answered may be sent back as it is.
      */
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @ApiResponse(responseCode = "200", description = "The rules as stored")
@@ -77,8 +78,7 @@ class RulesController {
                         throw Problem.INVALID_REQUEST.toException("The body must be a JSON object.");
                     }
                     try {
-                        return check.check(
-                                json.treeToValue(body, RulesJson.class).toRules());
+                        return check.check(json.bind(body, RulesJson.class).toRules());
                     } catch (JacksonException e) {
                         throw JsonProblems.invalidField(e);
                     }

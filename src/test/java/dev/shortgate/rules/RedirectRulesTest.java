@@ -254,7 +254,22 @@ class RedirectRulesTest {
                                     Map.of("url", "https://example.com/a", "weight", -1),
                                     Map.of("url", "https://example.com/b", "weight", 2)))
                 },
-                new Object[] {"wrong json type", Map.of("rules", "all of them")});
+                new Object[] {"wrong json type", Map.of("rules", "all of them")},
+                new Object[] {"unknown top-level field", Map.of("rulez", List.of(good))},
+                new Object[] {
+                    "unknown rule field",
+                    rules(Map.of(
+                            "url",
+                            "https://example.com/x",
+                            "conditions",
+                            List.of(condition("device", null, "ios")),
+                            "weight",
+                            3))
+                },
+                new Object[] {
+                    "unknown condition field",
+                    rules(rule("https://example.com/x", Map.of("type", "device", "matchValue", "ios", "negate", true)))
+                });
         for (Object[] bad : cases) {
             put(code, bad[1])
                     .expectStatus()
@@ -275,6 +290,31 @@ class RedirectRulesTest {
                 .exchange()
                 .expectStatus()
                 .isNotFound();
+    }
+
+    @Test
+    void anUnknownFieldIsNamedInTheProblemAndWhatAGetAnswersCanBePutBack() {
+        String code = create("https://example.com/round-trip", false);
+        put(code, Map.of("rules", List.of(rule("https://example.com/android", condition("device", null, "android")))))
+                .expectStatus()
+                .isOk();
+        put(code, Map.of("rules", List.of(Map.of("url", "https://example.com/x", "conditons", List.of()))))
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("https://shortgate.dev/problems/invalid-request")
+                .jsonPath("$.field")
+                .value(field -> assertThat((String) field).contains("conditons"));
+        Map<?, ?> stored = web.get()
+                .uri("/api/v1/links/" + code + "/rules")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody();
+        put(code, stored).expectStatus().isOk().expectBody(Map.class).isEqualTo(stored);
     }
 
     static Map<String, Object> rule(String url, Map<String, Object> condition) {
