@@ -116,14 +116,8 @@ final class Warmup {
             return lookup.preloadWorkingSet(max, held)
                     .timeout(properties.preloadWithin(), Mono.empty(), timer)
                     .onErrorResume(error -> skipped("the working-set preload", error))
-                    .doFinally(signal -> {
-                        preloadedWorkingSet.increment(held.get());
-                        log.info(
-                                "Warm-up: preloaded {} link(s) of the working set from Redis in {} ms{}",
-                                held.get(),
-                                (System.nanoTime() - started) / 1_000_000,
-                                held.get() >= max ? " (preload-max)" : "");
-                    });
+                    .doOnTerminate(() -> report(held.get(), max, started))
+                    .doOnCancel(() -> report(held.get(), max, started)); // the deadline: logged before ready
         });
     }
 
@@ -168,6 +162,15 @@ final class Warmup {
                         total,
                         (System.nanoTime() - started) / 1_000_000))
                 .doFinally(signal -> connections.disposeLater().subscribe());
+    }
+
+    private void report(int held, int max, long started) {
+        preloadedWorkingSet.increment(held);
+        log.info(
+                "Warm-up: preloaded {} link(s) of the working set from Redis in {} ms{}",
+                held,
+                (System.nanoTime() - started) / 1_000_000,
+                held >= max ? " (preload-max)" : "");
     }
 
     private static Mono<Void> skipped(String step, Throwable error) {
