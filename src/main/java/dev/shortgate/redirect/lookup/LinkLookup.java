@@ -3,6 +3,7 @@ package dev.shortgate.redirect.lookup;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.shortgate.link.Link;
 import dev.shortgate.redirect.http.RedirectAnswer;
@@ -28,6 +29,15 @@ public interface LinkLookup {
                 .flatMap(code -> find(code).onErrorResume(error -> Mono.empty()), 64)
                 .count()
                 .map(Long::intValue);
+    }
+
+    /**
+     * Puts links the shared tier holds into the near cache, whichever they are, until {@code max} are held (counted
+     * on {@code held}, so a caller that stops it early knows how far it got) or the near cache is full; asks nothing
+     * but the shared tier, and never overwrites what the near cache holds. This default holds nothing.
+     */
+    default Mono<Void> preloadWorkingSet(int max, AtomicInteger held) {
+        return Mono.empty();
     }
 
     /** Drops these codes from this pod's near cache only, so that the next request for each looks it up below. */

@@ -4,13 +4,17 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.ConcurrentStatsCounter;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
@@ -43,6 +47,9 @@ public final class NearCache {
     private static final Logger log = LoggerFactory.getLogger(NearCache.class);
 
     private final AsyncCache<String, Found> cache;
+    private final Policy.VarExpiration<String, Found> expiry;
+    private final long maxSize;
+    private final Duration ttl;
     private final Ticker ticker;
     private final Scheduler timer;
     private final Duration deadline;
@@ -51,12 +58,20 @@ public final class NearCache {
     private final Counter deadlinesExceeded;
     /** Caffeine's counters, also fed by hand: peeking (which the fast path does) records nothing by itself. */
     private final StatsCounter stats = new ConcurrentStatsCounter();
+    /** Invalidations so far, numbered; a preload skips a code invalidated since it began (see {@link Preload}). */
+    private final AtomicLong invalidations = new AtomicLong();
+
+    private final AtomicInteger preloads = new AtomicInteger(); // running now
+    private final Map<String, Long> invalidatedWhilePreloading = new ConcurrentHashMap<>(); // code -> its number
+    private volatile long allInvalidatedAt;
 
     public NearCache(RedirectProperties.NearCache settings, Ticker ticker, Scheduler timer, MeterRegistry registry) {
         this.ticker = ticker;
         this.timer = timer;
         this.deadline = settings.loadDeadline();
         this.maxLoads = settings.maxLoads();
+        this.maxSize = settings.maxSize();
+        this.ttl = settings.ttl();
         this.cache = Caffeine.newBuilder()
                 .maximumSize(settings.maxSize())
                 .expireAfter(Expiry.<String, Found>writing(
@@ -65,6 +80,7 @@ public final class NearCache {
                 .executor(Runnable::run)
                 .recordStats(() -> stats)
                 .buildAsync();
+        this.expiry = cache.synchronous().policy().expireVariably().orElseThrow();
         CaffeineCacheMetrics.monitor(registry, cache, "links");
         Gauge.builder("shortgate.lookups.active", loading, Map::size)
                 .description("Lookups below the near cache in flight now")
@@ -174,11 +190,70 @@ public final class NearCache {
     }
 
     /**
-     * Holds a link that a lower tier holds under {@code key}, unless the near cache already has an entry (or a load in
-     * flight) for it: for a warm-up's preload, which must not overwrite what a lookup or a change put there since.
+     * Starts a preload (a starting pod's warm-up): links read from a lower tier are held through the returned
+     * {@link Preload} until it is closed. Close it when the preload ends.
      */
-    void preload(String key, Found found) {
-        cache.asMap().putIfAbsent(key, CompletableFuture.completedFuture(found));
+    Preload preloading() {
+        preloads.incrementAndGet(); // before reading the number: an invalidation after it is then remembered
+        return new Preload(invalidations.get());
+    }
+
+    /**
+     * One preload. It holds a link only where the near cache has no entry (nor a load in flight), so it never
+     * overwrites what a lookup or a change put there, and never a code invalidated since the preload began: the value
+     * it read from Redis may predate that change. Each link it holds expires at a random point between half the TTL
+     * and the TTL, so a pod that preloaded its whole working set at once does not miss it all at once a TTL later.
+     * Holds nothing past the near cache's maximum size, which the preload could only evict from again.
+     */
+    final class Preload implements AutoCloseable {
+
+        private final long since;
+        private boolean closed;
+
+        private Preload(long since) {
+            this.since = since;
+        }
+
+        /** How many more entries the near cache has room for now. */
+        long room() {
+            return Math.max(0, maxSize - cache.synchronous().estimatedSize());
+        }
+
+        /** Holds this link under {@code code} unless the near cache holds the code or it changed since; whether held. */
+        boolean hold(String code, Found found) {
+            if (changedSince(code) || room() == 0) {
+                return false;
+            }
+            long nanos = ttl.toNanos();
+            Duration expiresIn =
+                    Duration.ofNanos(nanos / 2 + ThreadLocalRandom.current().nextLong(nanos / 2 + 1));
+            if (expiry.putIfAbsent(code, found, expiresIn) != null) {
+                return false;
+            }
+            if (changedSince(code)) { // invalidated between the check and the put: the put must not outlive it
+                CompletableFuture<Found> held = cache.asMap().get(code);
+                if (held != null && held.isDone() && !held.isCompletedExceptionally() && held.join() == found) {
+                    cache.asMap().remove(code, held);
+                }
+                return false;
+            }
+            return true;
+        }
+
+        private boolean changedSince(String code) {
+            Long at = invalidatedWhilePreloading.get(code);
+            return allInvalidatedAt > since || at != null && at > since;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                if (preloads.decrementAndGet() == 0) {
+                    invalidatedWhilePreloading.clear();
+                }
+            }
+        }
     }
 
     public void put(Link link) {
@@ -186,10 +261,15 @@ public final class NearCache {
     }
 
     public void invalidate(String code) {
+        long number = invalidations.incrementAndGet();
+        if (preloads.get() > 0) {
+            invalidatedWhilePreloading.merge(code, number, Math::max);
+        }
         cache.synchronous().invalidate(code);
     }
 
     public void invalidateAll() {
+        allInvalidatedAt = invalidations.incrementAndGet();
         cache.synchronous().invalidateAll();
     }
 

@@ -8,7 +8,10 @@ import java.util.Optional;
 import dev.shortgate.link.Link;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.RedisCalls;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SetArgs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -96,6 +99,27 @@ public final class RedisLinks implements RedisTier {
                     }
                     return held;
                 });
+    }
+
+    /**
+     * The codes under the link keys, a {@code SCAN} page at a time ({@code MATCH <prefix>link:*}, {@code COUNT page}),
+     * each page one bounded call; on a Cluster, Lettuce's cursor walks every master in turn.
+     */
+    @Override
+    public Flux<List<String>> codes(int page) {
+        String prefix = settings.linkKey("");
+        ScanArgs args = ScanArgs.Builder.matches(prefix + "*").limit(page);
+        return scan(ScanCursor.INITIAL, args)
+                .expand(cursor -> cursor.isFinished() ? Mono.empty() : scan(cursor, args))
+                .map(cursor -> cursor.getKeys().stream()
+                        .filter(key -> key.startsWith(prefix))
+                        .map(key -> key.substring(prefix.length()))
+                        .toList())
+                .filter(codes -> !codes.isEmpty());
+    }
+
+    private Mono<KeyScanCursor<String>> scan(ScanCursor cursor, ScanArgs args) {
+        return redis.call(RedisCalls.Operation.GET, commands -> commands.keys().scan(cursor, args));
     }
 
     /** The cached link, or empty when Redis does not hold it; an error when Redis cannot answer in time. */

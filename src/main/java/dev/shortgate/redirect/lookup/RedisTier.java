@@ -30,6 +30,15 @@ public interface RedisTier {
     }
 
     /**
+     * The codes this tier holds a link for, in pages of about {@code page} codes as the tier walks its keys (Redis:
+     * one {@code SCAN} call each, on every master of a Cluster), in no particular order; may repeat a code. Fails when
+     * a page cannot be read in time. This default holds none.
+     */
+    default Flux<List<String>> codes(int page) {
+        return Flux.empty();
+    }
+
+    /**
      * Keeps what a lookup found below this tier, only where this tier holds nothing for the code, so a write-back
      * never overwrites a change. Best effort, in the background: a failure is dropped.
      */

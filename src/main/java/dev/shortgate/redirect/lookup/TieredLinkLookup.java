@@ -48,6 +48,7 @@ public final class TieredLinkLookup implements LinkLookup {
     private static final int PRELOAD_BATCH = 200;
     private static final int PRELOAD_BATCHES_IN_FLIGHT = 4;
     private static final int PRELOAD_MISSES_IN_FLIGHT = 8;
+    private static final int PRELOAD_SCAN_PAGE = 1000;
 
     private final NearCache near;
     private final RedisTier redis;
@@ -137,23 +138,52 @@ public final class TieredLinkLookup implements LinkLookup {
      */
     @Override
     public Mono<Integer> preload(List<String> codes) {
-        return Flux.fromIterable(codes)
-                .buffer(PRELOAD_BATCH)
-                .flatMap(
-                        batch -> redis.findAll(batch)
-                                .onErrorResume(error -> Mono.just(Map.of()))
-                                .flatMapMany(held -> {
-                                    held.forEach((code, link) -> near.preload(code, Found.of(link, Tier.NEAR)));
-                                    return Flux.fromIterable(batch)
-                                            .filter(code -> !held.containsKey(code))
-                                            .flatMap(
-                                                    code -> find(code).onErrorResume(error -> Mono.empty()),
-                                                    PRELOAD_MISSES_IN_FLIGHT)
-                                            .count()
-                                            .map(looked -> (int) (held.size() + looked));
-                                }),
-                        PRELOAD_BATCHES_IN_FLIGHT)
+        return Flux.using(near::preloading, preload -> Flux.fromIterable(codes)
+                        .buffer(PRELOAD_BATCH)
+                        .flatMap(
+                                batch -> redis.findAll(batch)
+                                        .onErrorResume(error -> Mono.just(Map.of()))
+                                        .flatMapMany(held -> {
+                                            held.forEach((code, link) -> preload.hold(code, Found.of(link, Tier.NEAR)));
+                                            return Flux.fromIterable(batch)
+                                                    .filter(code -> !held.containsKey(code))
+                                                    .flatMap(
+                                                            code -> find(code).onErrorResume(error -> Mono.empty()),
+                                                            PRELOAD_MISSES_IN_FLIGHT)
+                                                    .count()
+                                                    .map(looked -> (int) (held.size() + looked));
+                                        }),
+                                PRELOAD_BATCHES_IN_FLIGHT))
                 .reduce(0, Integer::sum);
+    }
+
+    /**
+     * Walks the codes Redis holds ({@link RedisTier#codes}) and puts their links into the near cache, in batches of
+     * {@value #PRELOAD_BATCH} read with one {@code MGET} each, a few in flight, until {@code max} codes are held or
+     * the near cache is full; codes it already holds are not read. Only Redis is asked: a code Redis no longer
+     * holds, or a batch it could not answer, is skipped, never looked up in the database. Each link held is counted
+     * on {@code held} as it is held, so a caller that stops the walk early still knows how far it got.
+     */
+    @Override
+    public Mono<Void> preloadWorkingSet(int max, AtomicInteger held) {
+        if (max <= 0) {
+            return Mono.empty();
+        }
+        return Flux.using(near::preloading, preload -> redis.codes(PRELOAD_SCAN_PAGE)
+                        .concatMapIterable(page -> page)
+                        .filter(code -> near.getIfPresent(code) == null)
+                        .takeWhile(code -> held.get() < max && preload.room() > 0)
+                        .buffer(PRELOAD_BATCH)
+                        .flatMap(
+                                batch -> redis.findAll(batch)
+                                        .onErrorResume(error -> Mono.just(Map.of()))
+                                        .doOnNext(links -> links.forEach((code, link) -> {
+                                            if (held.get() < max && preload.hold(code, Found.of(link, Tier.NEAR))) {
+                                                held.incrementAndGet();
+                                            }
+                                        })),
+                                PRELOAD_BATCHES_IN_FLIGHT))
+                .then();
     }
 
     @Override

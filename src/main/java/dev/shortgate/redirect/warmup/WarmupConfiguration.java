@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.lookup.LinkLookup;
 import dev.shortgate.system.redis.SharedRedis;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.spi.ConnectionFactory;
 import org.slf4j.Logger;
@@ -71,7 +72,8 @@ class WarmupConfiguration {
             WarmupProperties properties,
             ConnectionFactory database,
             DatabaseClient sql,
-            ObjectProvider<SharedRedis> redis) {
+            ObjectProvider<SharedRedis> redis,
+            MeterRegistry registry) {
         Mono<?> r2dbc = database instanceof ConnectionPool pool ? pool.warmup() : Mono.empty();
         Mono<?> queries = Flux.range(0, properties.concurrency())
                 .flatMap(i -> sql.sql("SELECT 1").fetch().first())
@@ -81,7 +83,13 @@ class WarmupConfiguration {
                 ? Mono.empty()
                 : shared.commands().flatMap(c -> c.server().ping());
         return new Warmup(
-                r2dbc.then(queries).then(lettuce.onErrorResume(e -> Mono.empty())), hot, lookup, marks, properties);
+                r2dbc.then(queries).then(lettuce.onErrorResume(e -> Mono.empty())),
+                hot,
+                lookup,
+                marks,
+                properties,
+                Schedulers.parallel(),
+                registry);
     }
 
     @EventListener

@@ -21,6 +21,9 @@ import org.springframework.validation.annotation.Validated;
  *                       trimmed to
  * @param sampleOneIn    one redirect in this many is counted in the pod's hot-code sketch
  * @param publishEvery   how often a pod adds its sketch's hottest codes to the hot set in Redis
+ * @param preloadMax     after the hot codes, fill the near cache with up to this many more of the links Redis holds
+ *                       (whichever Redis walks first), never past the near cache's {@code max-size}; 0: none
+ * @param preloadWithin  the longest that fill may take; then the warm-up ends with what it holds
  * @param window         the hot set's time window: a set covers one window and expires after the next, so codes
  *                       that have cooled down leave it; a starting pod reads the current and the previous window
  */
@@ -35,4 +38,6 @@ public record WarmupProperties(
         @Min(0) @DefaultValue("1000") int hotCodes,
         @Min(1) @DefaultValue("8") int sampleOneIn,
         @NotNull @DefaultValue("30s") Duration publishEvery,
-        @NotNull @DefaultValue("10m") Duration window) {}
+        @NotNull @DefaultValue("10m") Duration window,
+        @Min(0) @DefaultValue("100000") int preloadMax,
+        @NotNull @DefaultValue("8s") Duration preloadWithin) {}

@@ -12,6 +12,7 @@ import java.util.Map;
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.support.Pods;
 import dev.shortgate.support.RunningApp;
+import dev.shortgate.support.TestServers;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,9 +37,12 @@ class WarmupIT {
     void secondPodPreloadsTheHotCodesFromRedisBeforeReadyAndRecordsNoVisitForItsWarmUp() {
         RunningApp a = pods.app();
         List<String> hot = new ArrayList<>();
+        List<String> cold = new ArrayList<>(); // in Redis (written through on create), never requested
         for (int i = 0; i < 10; i++) {
             String code = create(a, "https://example.com/warm/" + i);
-            if (i < 5) {
+            if (i >= 5) {
+                cold.add(code);
+            } else {
                 hot.add(code);
                 for (int r = 0; r < 20; r++) {
                     a.web().get().uri("/" + code).exchange().expectStatus().isFound();
@@ -57,7 +61,15 @@ class WarmupIT {
             assertThat(hot).allSatisfy(code -> assertThat(near.getIfPresent(code))
                     .as("near cache holds %s", code)
                     .isNotNull());
+            assertThat(cold).allSatisfy(code -> assertThat(near.getIfPresent(code))
+                    .as("the working-set preload holds %s", code)
+                    .isNotNull());
             MeterRegistry registry = b.bean(MeterRegistry.class);
+            assertThat(registry.get("shortgate.warmup.preloaded")
+                            .tag("set", "working-set")
+                            .counter()
+                            .count())
+                    .isGreaterThanOrEqualTo(cold.size());
             assertThat(registry.get("shortgate.redirect.fast").counter().count())
                     .as("the warm-up requests were answered on the fast path")
                     .isGreaterThan(0);
@@ -70,6 +82,24 @@ class WarmupIT {
                             .counter()
                             .count())
                     .isZero();
+
+            // a preloaded link that changes is invalidated on this pod like any other entry
+            String changed = cold.get(0);
+            a.web()
+                    .patch()
+                    .uri("/api/v1/links/" + changed)
+                    .contentType(MediaType.valueOf("application/merge-patch+json"))
+                    .header("X-Api-Key", TestServers.ADMIN_KEY)
+                    .bodyValue(Map.of("url", "https://example.com/changed"))
+                    .exchange()
+                    .expectStatus()
+                    .is2xxSuccessful();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> b.web()
+                    .get()
+                    .uri("/" + changed)
+                    .exchange()
+                    .expectHeader()
+                    .valueEquals("Location", "https://example.com/changed"));
         }
     }
 
