@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.r2dbc.spi.Result;
 import io.r2dbc.spi.Statement;
+import org.reactivestreams.Publisher;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.binding.BindMarkers;
 import org.springframework.r2dbc.core.binding.BindMarkersFactory;
@@ -138,10 +139,17 @@ public final class MultiRowSql {
 
     /** Runs the statements in order, after the lock-wait bound; the caller makes it one transaction. */
     public Mono<Void> executeAll(List<Sql> statements) {
+        return executeAll(Flux.fromIterable(statements));
+    }
+
+    /**
+     * Runs the statements in order, after the lock-wait bound, asking for the next one only once the last has run:
+     * a publisher that builds each statement when asked keeps only one statement's text at a time (the caller makes
+     * it one transaction).
+     */
+    public Mono<Void> executeAll(Publisher<Sql> statements) {
         Sql waits = lockWaits();
-        Flux<Sql> all = waits == null
-                ? Flux.fromIterable(statements)
-                : Flux.concat(Mono.just(waits), Flux.fromIterable(statements));
-        return all.concatMap(this::execute).then();
+        Flux<Sql> all = waits == null ? Flux.from(statements) : Flux.concat(Mono.just(waits), statements);
+        return all.concatMap(this::execute, 0).then();
     }
 }
