@@ -116,6 +116,22 @@ def cpu_by_group(samples, start_us, end_us):
 
 PAUSE = re.compile(r"\[(\d+)ms\].*Safepoint \"([^\"]+)\".*Total: (\d+) ns")
 GCLINE = re.compile(r"\[(\d+)ms\].*\[gc *\] GC\(\d+\) (Pause [^0-9]*?) .*?([\d.]+)ms$")
+HEAP = re.compile(r"\[(\d+)ms\].*\[gc *\] GC\(\d+\) Pause Young.* (\d+)M->(\d+)M\(\d+M\)")
+
+
+def allocation_rate(path, start_us, end_us):
+    """MB allocated per second between the young pauses inside [start, end] (heap before one less after the last)."""
+    marks = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = HEAP.search(line)
+            if m:
+                marks.append((int(m.group(1)) * 1000, int(m.group(2)), int(m.group(3))))
+    inside = [m for m in marks if start_us <= m[0] <= end_us]
+    if len(inside) < 2:
+        return None, len(inside)
+    allocated = sum(b[1] - a[2] for a, b in zip(inside, inside[1:]))
+    return allocated / ((inside[-1][0] - inside[0][0]) / 1e6), len(inside)
 
 
 def read_pauses(path):
@@ -155,6 +171,8 @@ def analyze(args):
     if args.gc:
         long = sorted(in_run, key=lambda p: p[0] - p[1])[:5]
         total = sum(p[1] - p[0] for p in in_run) / 1000
+        rate, young = allocation_rate(args.gc, run_start, run_end)
+        print(f"  young collections in the run: {young}, allocation {rate or 0:.0f} MB/s")
         print(f"  pauses in the run: {len(in_run)}, {total:.1f} ms in all; longest: " +
               ", ".join(f"{(p[1] - p[0]) / 1000:.1f} ms {p[2]}" for p in long))
     # stall windows: slow requests whose due times are within 20 ms of each other
