@@ -26,6 +26,8 @@ THREADS=${THREADS:-2}
 LINKS=${LINKS:-100000}             # links seeded through the batch API
 SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,paced,cold-start,redis,overload,db,miss,shorten,visits-off,rules,domains,two-pods,stats; add heap
 PACED_RATE=${PACED_RATE:-}         # paced: offered req/s; default half of nginx's max measured in the same run
+PACED_EVIDENCE=${PACED_EVIDENCE:-0} # paced: 1 = sample every thread's CPU during the runs (tail.py)
+PACER_BUSY_POLL=${PACER_BUSY_POLL:-0} # paced: 1 = the pacer busy-polls between due times (as before 2026-11-26)
 COLD_SECONDS=${COLD_SECONDS:-30}   # cold-start: load from the moment of ready; the last 10 s are the warm throughput
 STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
 STATS_CONNECTIONS=${STATS_CONNECTIONS:-2}  # stats: wrk connections (latency of the API, not its throughput)
@@ -142,6 +144,7 @@ APP_ARGS=""
 NGINX_PID=""
 WRK_PID=""
 HOG_PID=""
+SAMPLER_PID=""
 NGINX_DIR=""
 CLK_TCK=$(getconf CLK_TCK)
 export SHORTGATE_ADMIN_KEY=${SHORTGATE_ADMIN_KEY:-bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}
@@ -162,6 +165,7 @@ cleanup() {
   trap - EXIT INT TERM
   [ -n "$WRK_PID" ] && kill -TERM "$WRK_PID" 2>/dev/null || true
   [ -n "$HOG_PID" ] && kill -TERM "$HOG_PID" 2>/dev/null || true
+  [ -n "$SAMPLER_PID" ] && kill -TERM "$SAMPLER_PID" 2>/dev/null || true
   stop_pid "$APP_PID" 40
   stop_pid "$POD2_PID" 40
   stop_pid "$NGINX_PID" 10
@@ -470,14 +474,32 @@ if want paced || want cold-start; then
   gcc -O2 -o "$PACER" "$BENCH_DIR/pacer.c" || die "could not build pacer"
 fi
 
-# paced_runs name port rate: RUNS runs of DURATION at a fixed offered rate, latency from each request's due time
+# paced_runs name port rate [pid...]: a WARMUP run at the rate (discarded), then RUNS runs of DURATION at a fixed offered rate,
+# latency from each request's due time; each run's records (due time, latency, status) in <name>.run<i>.raw. With
+# PACED_EVIDENCE=1 the on-CPU time of every thread of the pids, MariaDB, Redis and the pacer is sampled every 25 ms
+# during each run into <name>.run<i>.threads (tail.py sample; read it with tail.py analyze)
 paced_runs() {
   local name=$1 port=$2 rate=$3 run
+  shift 3
+  local busy=()
+  [ "$PACER_BUSY_POLL" = 1 ] && busy=(-b)
+  if [ "$(seconds_of "$WARMUP")" -gt 0 ]; then
+    log "$name: warm-up, $rate req/s offered (open loop), $WARMUP"
+    timeout -k 10 $(( $(seconds_of "$WARMUP") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" "${busy[@]}" \
+      -d "$(seconds_of "$WARMUP")" -r "$rate" -f "$CODES_FILE" >"$RUN_DIR/$name.warmup.pacer.txt" \
+      || die "pacer failed ($name warm-up)"
+  fi
   for ((run = 1; run <= RUNS; run++)); do
-    log "$name: run $run of $RUNS, $rate req/s offered (open loop), $DURATION, $CONNECTIONS connections"
-    timeout -k 10 $(( $(seconds_of "$DURATION") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" \
-      -d "$(seconds_of "$DURATION")" -r "$rate" -f "$CODES_FILE" >"$RUN_DIR/$name.run$run.pacer.txt" \
-      || die "pacer failed ($name)"
+    log "$name: run $run of $RUNS, $rate req/s offered (open loop), $DURATION, $CONNECTIONS connections;$(uptime | sed 's/.*,  *load/ load/')"
+    if [ "$PACED_EVIDENCE" = 1 ]; then
+      python3 "$BENCH_DIR/tail.py" sample --out "$RUN_DIR/$name.run$run.threads" --name mariadbd --name redis-server \
+        --name pacer "$@" &
+      SAMPLER_PID=$!
+    fi
+    timeout -k 10 $(( $(seconds_of "$DURATION") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" "${busy[@]}" \
+      -d "$(seconds_of "$DURATION")" -r "$rate" -f "$CODES_FILE" -o "$RUN_DIR/$name.run$run.raw" \
+      >"$RUN_DIR/$name.run$run.pacer.txt" || die "pacer failed ($name)"
+    if [ -n "$SAMPLER_PID" ]; then kill "$SAMPLER_PID" 2>/dev/null; wait "$SAMPLER_PID" 2>/dev/null; SAMPLER_PID=""; fi
     log "         $(cut -c13- "$RUN_DIR/$name.run$run.pacer.txt")"
   done
 }
@@ -556,7 +578,7 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   if want paced; then
     NGINX_MAX=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["rps"]))' "$RUN_DIR/scenario-nginx.json")
     PACED_RATE=${PACED_RATE:-$((NGINX_MAX / 2))}
-    paced_runs paced-nginx "$NGINX_PORT" "$PACED_RATE"
+    paced_runs paced-nginx "$NGINX_PORT" "$PACED_RATE" $(nginx_pids)
   fi
   stop_pid "$NGINX_PID" 10
   NGINX_PID=""
@@ -581,7 +603,7 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   if want paced; then
     # the hot path at half nginx's max, visits on: the tail users feel at a steady load
     wait_visits_drained 180
-    paced_runs paced "$APP_PORT" "$PACED_RATE"
+    paced_runs paced "$APP_PORT" "$PACED_RATE" "$APP_PID"
     python3 "$BENCH_DIR/bench.py" paced --app "$RUN_DIR"/paced.run*.pacer.txt \
       --nginx "$RUN_DIR"/paced-nginx.run*.pacer.txt --rate "$PACED_RATE" --nginx-max "$NGINX_MAX" \
       --connections "$CONNECTIONS" --out "$RUN_DIR/paced.json" >&2

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.r2dbc.spi.Result;
 import io.r2dbc.spi.Statement;
+import org.reactivestreams.Publisher;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.binding.BindMarkers;
 import org.springframework.r2dbc.core.binding.BindMarkersFactory;
@@ -63,7 +64,7 @@ public final class MultiRowSql {
     public Sql multiRow(String prefix, List<Object[]> rows, String suffix) {
         int columns = rows.isEmpty() ? 0 : rows.get(0).length;
         StringBuilder sql = new StringBuilder(
-                        prefix.length() + suffix.length() + rows.size() * columns * (inlineLiterals ? 32 : 5))
+                        prefix.length() + suffix.length() + (inlineLiterals ? columns * 64 : rows.size() * columns * 5))
                 .append(prefix);
         BindMarkers bind = inlineLiterals ? null : markers.create();
         Map<String, String> repeated = inlineLiterals ? new HashMap<>() : null;
@@ -84,6 +85,12 @@ public final class MultiRowSql {
                 }
             }
             sql.append(')');
+            if (r == 0 && inlineLiterals && rows.size() > 1) {
+                // sized from the first row (and an eighth more): a 1,000-row statement is about 450 kB, and each
+                // doubling of a buffer too small copies it and leaves the old one to the collector
+                int first = sql.length() - prefix.length() + 2;
+                sql.ensureCapacity(sql.length() + suffix.length() + first * (rows.size() - 1) / 8 * 9);
+            }
         }
         return new Sql(sql.append(suffix).toString(), values);
     }
@@ -132,10 +139,17 @@ public final class MultiRowSql {
 
     /** Runs the statements in order, after the lock-wait bound; the caller makes it one transaction. */
     public Mono<Void> executeAll(List<Sql> statements) {
+        return executeAll(Flux.fromIterable(statements));
+    }
+
+    /**
+     * Runs the statements in order, after the lock-wait bound, asking for the next one only once the last has run:
+     * a publisher that builds each statement when asked keeps only one statement's text at a time (the caller makes
+     * it one transaction).
+     */
+    public Mono<Void> executeAll(Publisher<Sql> statements) {
         Sql waits = lockWaits();
-        Flux<Sql> all = waits == null
-                ? Flux.fromIterable(statements)
-                : Flux.concat(Mono.just(waits), Flux.fromIterable(statements));
-        return all.concatMap(this::execute).then();
+        Flux<Sql> all = waits == null ? Flux.from(statements) : Flux.concat(Mono.just(waits), statements);
+        return all.concatMap(this::execute, 0).then();
     }
 }

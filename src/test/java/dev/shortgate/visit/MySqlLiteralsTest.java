@@ -44,6 +44,34 @@ class MySqlLiteralsTest {
     }
 
     @Test
+    void textsLongerThanTheScratchArrayAreWrittenWhole() {
+        for (String value : new String[] {"a".repeat(127), "a".repeat(128), "b".repeat(129), "ü".repeat(300)}) {
+            String literal = MySqlLiterals.text(new StringBuilder("x"), value).toString();
+
+            assertThat(literal).isEqualTo("x" + MySqlLiterals.textLiteral(value));
+        }
+    }
+
+    @Test
+    void bytesLongerThanTheScratchArrayAreWrittenWhole() {
+        byte[] bytes = new byte[300];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+
+        assertThat(MySqlLiterals.binary(new StringBuilder(), bytes).toString())
+                .isEqualTo("X'" + HexFormat.of().formatHex(bytes) + "'");
+    }
+
+    @Test
+    void aYearOfFiveDigitsIsRefusedRatherThanWrittenAsAnotherDate() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> MySqlLiterals.dateTime(new StringBuilder(), LocalDateTime.of(10_000, 1, 1, 0, 0)));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> MySqlLiterals.date(new StringBuilder(), LocalDate.of(10_000, 1, 1)));
+    }
+
+    @Test
     void nullAndEmptyTextHaveTheirOwnLiterals() {
         assertThat(MySqlLiterals.text(new StringBuilder(), null).toString()).isEqualTo("NULL");
         assertThat(MySqlLiterals.text(new StringBuilder(), "").toString()).isEqualTo("''");
@@ -90,6 +118,28 @@ class MySqlLiteralsTest {
 
     private static LocalDateTime utc(String instant) {
         return LocalDateTime.ofInstant(Instant.parse(instant), ZoneOffset.UTC);
+    }
+
+    @Test
+    void aMultiRowStatementWhoseLaterRowsAreLongerThanItsFirstIsWrittenWhole() {
+        java.util.List<Object[]> rows = new java.util.ArrayList<>();
+        StringBuilder expected = new StringBuilder("INSERT INTO t VALUES ");
+        for (int r = 0; r < 50; r++) {
+            Object[] row = {(long) r, "v".repeat(r * 7), utc("2026-01-02T03:04:05.006Z")};
+            rows.add(row);
+            expected.append(r == 0 ? "(" : ", (");
+            for (int c = 0; c < row.length; c++) {
+                MySqlLiterals.literal(expected.append(c == 0 ? "" : ", "), row[c]);
+            }
+            expected.append(')');
+        }
+
+        String sql = new MultiRowSql(null, null, true, 0)
+                .multiRow("INSERT INTO t VALUES ", rows, " ON DUPLICATE KEY UPDATE n = n")
+                .text();
+
+        assertThat(sql)
+                .isEqualTo(expected.append(" ON DUPLICATE KEY UPDATE n = n").toString());
     }
 
     @Test
