@@ -238,12 +238,10 @@ final class EventSource implements VisitTap, SmartLifecycle {
             if (!target.interested()) {
                 continue;
             }
-            for (Update update : updates) {
-                try {
-                    target.accept(update);
-                } catch (RuntimeException e) {
-                    log.debug("Sink {} refused an update: {}", target.name(), e.toString());
-                }
+            try {
+                target.acceptAll(updates);
+            } catch (RuntimeException e) {
+                log.debug("Sink {} refused updates: {}", target.name(), e.toString());
             }
         }
     }
