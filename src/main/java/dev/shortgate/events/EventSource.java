@@ -1,12 +1,20 @@
 package dev.shortgate.events;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinksCreated;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitTap;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.TimeMeter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,26 +22,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
+import reactor.util.concurrent.Queues;
 
 /**
  * The one source of events: visits and orphan visits from the visit intake ({@link VisitTap}, on the redirect's
- * event loop) and new links ({@link LinksCreated}). Taking a fact costs an increment and a queue offer: at most
- * {@code buffer-capacity} facts are held, and one that finds the buffer full is dropped and counted
- * ({@code shortgate.events.dropped{sink="source",reason="buffer_full"}}). A worker turns facts into Shlink's updates
- * ({@link ShlinkPayloads}) and hands each to every {@link UpdateSink}, each of which buffers and sheds on its own.
- * While no sink is interested (no broker configured, nobody subscribed to the hub) a fact is not even taken.
+ * event loop) and new links ({@link LinksCreated}). Taking a fact costs a rate check, an increment and a lock-free
+ * queue offer; nothing on the redirect path waits for the rest. At most {@code max-rate} facts a second are taken
+ * (a token bucket; past it a fact is dropped and counted, {@code shortgate.events.dropped{sink="source",
+ * reason="rate"}}), and at most {@code buffer-capacity} are held ({@code reason="buffer_full"}).
+ *
+ * <p>A worker takes the held facts in batches of up to {@link #MAX_BATCH}, at most one batch per
+ * {@code flush-interval} unless a full one waits: the first fact into an idle worker waits that long for others,
+ * and while a batch is being turned into updates the next one fills. A batch's
+ * visits read their short URLs together ({@link ShlinkPayloads#ofVisits}: one statement per table for the codes not
+ * cached), each payload is written once for all its topics, and each update goes to every sink that wants updates
+ * now ({@link UpdateSink#interested}), each of which buffers and sheds on its own. While no sink is interested (no
+ * broker configured, nobody subscribed to the hub) a fact is not even taken.
  */
 final class EventSource implements VisitTap, SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(EventSource.class);
 
-    /** How many facts are turned into updates at once (a visit's may wait for its short URL to be read). */
-    static final int RENDER_CONCURRENCY = 8;
+    /** Facts turned into updates at once. */
+    static final int MAX_BATCH = 256;
 
     private sealed interface Fact permits Visited, Created {}
 
@@ -44,28 +57,69 @@ final class EventSource implements VisitTap, SmartLifecycle {
     private final ShlinkPayloads payloads;
     private final List<UpdateSink> sinks;
     private final int capacity;
+    private final Bucket rate;
+    private final Duration flushInterval;
     private final Scheduler worker;
+    private final Queue<Fact> queue = Queues.<Fact>unboundedMultiproducer().get();
     private final AtomicInteger held = new AtomicInteger();
+    /** Whether the worker has a drain scheduled or running; the offer that finds it idle schedules one. */
+    private final AtomicBoolean draining = new AtomicBoolean();
+
     private final Counter taken;
+    private final Counter droppedRate;
     private final Counter droppedFull;
     private final Counter droppedFailed;
-    private volatile FluxSink<Fact> sink;
+    private final Counter droppedShutdown;
     private volatile boolean running;
-    private Disposable pipeline;
 
+    /**
+     * @param maxRate       facts taken per second at most (a burst of one second's worth); 0 for no bound
+     * @param flushInterval how long the first fact into an idle worker waits for others to batch with
+     * @param ticker        the time of the rate bound
+     * @param worker        the thread that drains the buffer; must support delayed tasks
+     */
     EventSource(
-            ShlinkPayloads payloads, List<UpdateSink> sinks, int capacity, Scheduler worker, MeterRegistry registry) {
+            ShlinkPayloads payloads,
+            List<UpdateSink> sinks,
+            int capacity,
+            int maxRate,
+            Duration flushInterval,
+            Ticker ticker,
+            Scheduler worker,
+            MeterRegistry registry) {
         this.payloads = payloads;
         this.sinks = List.copyOf(sinks);
         this.capacity = capacity;
+        this.rate = maxRate <= 0
+                ? null
+                : Bucket.builder()
+                        .withCustomTimePrecision(new TickerTime(ticker))
+                        .addLimit(limit -> limit.capacity(maxRate).refillGreedy(maxRate, Duration.ofSeconds(1)))
+                        .build();
+        this.flushInterval = flushInterval;
         this.worker = worker;
         this.taken = EventMeters.published(registry, "source");
+        this.droppedRate = EventMeters.dropped(registry, "source", "rate");
         this.droppedFull = EventMeters.dropped(registry, "source", "buffer_full");
         this.droppedFailed = EventMeters.dropped(registry, "source", "render_failed");
+        this.droppedShutdown = EventMeters.dropped(registry, "source", "shutdown");
         Gauge.builder("shortgate.events.buffered", held, AtomicInteger::get)
                 .tag("sink", "source")
                 .description("Events held in a buffer")
                 .register(registry);
+    }
+
+    /** Bucket4j's clock from the injected ticker. */
+    private record TickerTime(Ticker ticker) implements TimeMeter {
+        @Override
+        public long currentTimeNanos() {
+            return ticker.read();
+        }
+
+        @Override
+        public boolean isWallClockBased() {
+            return false;
+        }
     }
 
     @Override
@@ -87,8 +141,11 @@ final class EventSource implements VisitTap, SmartLifecycle {
     }
 
     private void offer(Fact fact) {
-        FluxSink<Fact> target = sink;
-        if (!running || target == null || !anyInterested()) {
+        if (!running || !anyInterested()) {
+            return;
+        }
+        if (rate != null && !rate.tryConsume(1)) {
+            droppedRate.increment();
             return;
         }
         if (held.incrementAndGet() > capacity) {
@@ -97,7 +154,10 @@ final class EventSource implements VisitTap, SmartLifecycle {
             return;
         }
         taken.increment();
-        target.next(fact);
+        queue.offer(fact);
+        if (draining.compareAndSet(false, true)) {
+            worker.schedule(this::drain, flushInterval.toNanos(), TimeUnit.NANOSECONDS);
+        }
     }
 
     /** Whether any sink wants updates now: without one, a visit costs this loop and nothing else. */
@@ -110,50 +170,97 @@ final class EventSource implements VisitTap, SmartLifecycle {
         return false;
     }
 
-    private Mono<Void> render(Fact fact) {
-        Mono<List<Update>> updates = fact instanceof Visited visited
-                ? payloads.ofVisit(visited.visit())
-                : Mono.fromCallable(() -> List.of(payloads.ofNewLink(((Created) fact).link())));
-        return updates.doOnNext(this::deliver)
-                .onErrorResume(error -> {
-                    droppedFailed.increment();
-                    log.debug("Could not turn an event into updates: {}", error.toString());
-                    return Mono.empty();
+    /** Takes one batch and turns it into updates; the next batch is taken when this one is done. */
+    private void drain() {
+        List<Fact> batch = new ArrayList<>(Math.min(MAX_BATCH, Math.max(1, held.get())));
+        Fact fact;
+        while (batch.size() < MAX_BATCH && (fact = queue.poll()) != null) {
+            batch.add(fact);
+        }
+        if (batch.isEmpty()) {
+            draining.set(false);
+            // a fact offered between the empty poll and the flag's reset found the worker busy: take it now
+            if (!queue.isEmpty() && running && draining.compareAndSet(false, true)) {
+                worker.schedule(this::drain);
+            }
+            return;
+        }
+        render(batch)
+                .doFinally(signal -> {
+                    // a full batch waiting is taken at once; a partial one gets flush-interval to fill
+                    if (running) {
+                        long wait = held.addAndGet(-batch.size()) >= MAX_BATCH ? 0 : flushInterval.toNanos();
+                        worker.schedule(this::drain, wait, TimeUnit.NANOSECONDS);
+                    } else {
+                        held.addAndGet(-batch.size());
+                        draining.set(false);
+                    }
                 })
-                .doFinally(signal -> held.decrementAndGet())
-                .then();
+                .subscribe(this::deliver, error -> {});
     }
 
-    private void deliver(List<Update> updates) {
-        for (Update update : updates) {
-            for (UpdateSink target : sinks) {
+    private Mono<List<Update>> render(List<Fact> batch) {
+        List<Update> created = new ArrayList<>();
+        List<RawVisit> visits = new ArrayList<>(batch.size());
+        for (Fact fact : batch) {
+            if (fact instanceof Visited visited) {
+                visits.add(visited.visit());
+            } else {
                 try {
-                    target.accept(update);
+                    created.add(payloads.ofNewLink(((Created) fact).link()));
                 } catch (RuntimeException e) {
-                    log.debug("Sink {} refused an update: {}", target.name(), e.toString());
+                    droppedFailed.increment();
+                    log.debug("Could not turn a new link into an update: {}", e.toString());
                 }
+            }
+        }
+        if (visits.isEmpty()) {
+            return Mono.just(created);
+        }
+        return Mono.defer(() -> payloads.ofVisits(visits))
+                .map(updates -> {
+                    if (created.isEmpty()) {
+                        return updates;
+                    }
+                    created.addAll(updates);
+                    return created;
+                })
+                .onErrorResume(error -> {
+                    droppedFailed.increment(visits.size());
+                    log.debug("Could not turn {} visits into updates: {}", visits.size(), error.toString());
+                    return Mono.just(created);
+                });
+    }
+
+    /** Hands each update to every sink that wants updates now; a sink that is idle costs nothing. */
+    private void deliver(List<Update> updates) {
+        for (UpdateSink target : sinks) {
+            if (!target.interested()) {
+                continue;
+            }
+            try {
+                target.acceptAll(updates);
+            } catch (RuntimeException e) {
+                log.debug("Sink {} refused updates: {}", target.name(), e.toString());
             }
         }
     }
 
     @Override
     public synchronized void start() {
-        if (running) {
-            return;
-        }
-        Flux<Fact> facts = Flux.create(created -> sink = created, FluxSink.OverflowStrategy.BUFFER);
-        pipeline = facts.publishOn(worker, 256)
-                .flatMap(this::render, RENDER_CONCURRENCY)
-                .subscribe(null, error -> log.error("Event pipeline stopped on an unexpected error", error));
         running = true;
     }
 
+    /** Stops taking facts; those still held are dropped and counted ({@code reason="shutdown"}). */
     @Override
     public synchronized void stop() {
         running = false;
-        if (pipeline != null) {
-            pipeline.dispose();
+        int dropped = 0;
+        while (queue.poll() != null) {
+            dropped++;
         }
+        held.addAndGet(-dropped);
+        droppedShutdown.increment(dropped);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.domain.Domains;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.system.redis.RedisConfigured;
@@ -145,6 +146,7 @@ class EventsConfiguration {
             ObjectProvider<RedisTopics> redisTopics,
             ObjectProvider<RabbitTopics> rabbitTopics,
             Scheduler eventsWorker,
+            Ticker ticker,
             MeterRegistry registry) {
         List<UpdateSink> sinks = new ArrayList<>();
         if (properties.mercure().enabled()) {
@@ -156,6 +158,14 @@ class EventsConfiguration {
                 links, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl(), domains::hostOf);
         ShlinkPayloads payloads = new ShlinkPayloads(
                 shortUrls, describer, json, shortgate.baseUrl().toString());
-        return new EventSource(payloads, sinks, properties.bufferCapacity(), eventsWorker, registry);
+        return new EventSource(
+                payloads,
+                sinks,
+                properties.bufferCapacity(),
+                properties.maxRate(),
+                properties.flushInterval(),
+                ticker,
+                eventsWorker,
+                registry);
     }
 }

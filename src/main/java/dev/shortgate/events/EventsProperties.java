@@ -8,6 +8,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -18,6 +19,10 @@ import org.springframework.validation.annotation.Validated;
  * @param enabled        whether visits and new links become events at all; off, nothing is taken from the intake
  * @param bufferCapacity facts (visits, new links) held before they are turned into updates; one that finds the
  *                       buffer full is dropped and counted ({@code shortgate.events.dropped{sink="source"}})
+ * @param maxRate        facts taken per second at most, a second's worth at once; past it a fact is dropped and counted
+ *                       ({@code shortgate.events.dropped{sink="source",reason="rate"}}); 0: no bound
+ * @param flushInterval  how long the first fact into the idle worker waits for others to be turned into updates with
+ *                       (their short URLs read together); also the least time between two partial batches
  * @param shortUrlCacheTtl how long the short URL shown in a visit's update is reused before it is read again (its
  *                       visit totals trail by up to this much)
  * @param mercure        the Mercure hub Shortgate serves for shlink-web-client's live updates
@@ -29,6 +34,8 @@ import org.springframework.validation.annotation.Validated;
 public record EventsProperties(
         @DefaultValue("true") boolean enabled,
         @Positive @DefaultValue("10000") int bufferCapacity,
+        @PositiveOrZero @DefaultValue("1000") int maxRate,
+        @NotNull @DefaultValue("50ms") Duration flushInterval,
         @NotNull @DefaultValue("5s") Duration shortUrlCacheTtl,
         @Valid @NotNull @DefaultValue Mercure mercure,
         @Valid @NotNull @DefaultValue Redis redis,

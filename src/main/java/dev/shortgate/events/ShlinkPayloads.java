@@ -1,10 +1,12 @@
 package dev.shortgate.events;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.Link;
@@ -39,26 +41,49 @@ final class ShlinkPayloads {
 
     /** The updates of one visit: two for a visit of a link (per code first, as Shlink), one for an orphan visit. */
     Mono<List<Update>> ofVisit(RawVisit raw) {
-        if (raw.orphan() != null) {
-            return Mono.fromCallable(() -> {
-                Map<String, Object> visit = visit(raw, visitedUrl(raw), null);
-                visit.put("type", raw.orphan().value());
-                return List.of(new Update(Topics.NEW_ORPHAN_VISIT, write(Map.of("visit", visit)), false));
-            });
+        return ofVisits(List.of(raw));
+    }
+
+    /**
+     * The updates of these visits, in their order: each visit's short URL is read once for the batch
+     * ({@link ShortUrls#ofCodes}), and each payload written once, the same text on each of its topics.
+     */
+    Mono<List<Update>> ofVisits(List<RawVisit> visits) {
+        Set<String> codes = new HashSet<>();
+        for (RawVisit raw : visits) {
+            if (raw.orphan() == null) {
+                codes.add(raw.code());
+            }
         }
-        return shortUrls.ofCode(raw.code()).defaultIfEmpty(Map.of()).map(shortUrl -> {
-            Object longUrl = shortUrl.get("longUrl");
-            Map<String, Object> payload = new LinkedHashMap<>();
-            payload.put("shortUrl", shortUrl);
-            payload.put(
-                    "visit",
-                    visit(raw, shortUrls.urlOf(raw.code()), raw.redirectUrl() != null ? raw.redirectUrl() : longUrl));
-            String text = write(payload);
-            List<Update> updates = new ArrayList<>(2);
-            updates.add(new Update(Topics.newShortUrlVisit(DomainCodes.code(raw.code())), text, true));
-            updates.add(new Update(Topics.NEW_VISIT, text, false));
+        return shortUrls.ofCodes(codes).map(shown -> {
+            List<Update> updates = new ArrayList<>(visits.size() * 2);
+            for (RawVisit raw : visits) {
+                if (raw.orphan() != null) {
+                    updates.add(ofOrphan(raw));
+                } else {
+                    ofLinkVisit(raw, shown.getOrDefault(raw.code(), Map.of()), updates);
+                }
+            }
             return updates;
         });
+    }
+
+    private Update ofOrphan(RawVisit raw) {
+        Map<String, Object> visit = visit(raw, visitedUrl(raw), null);
+        visit.put("type", raw.orphan().value());
+        return new Update(Topics.NEW_ORPHAN_VISIT, write(Map.of("visit", visit)), false);
+    }
+
+    private void ofLinkVisit(RawVisit raw, Map<String, Object> shortUrl, List<Update> updates) {
+        Object longUrl = shortUrl.get("longUrl");
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("shortUrl", shortUrl);
+        payload.put(
+                "visit",
+                visit(raw, shortUrls.urlOf(raw.code()), raw.redirectUrl() != null ? raw.redirectUrl() : longUrl));
+        String text = write(payload);
+        updates.add(new Update(Topics.newShortUrlVisit(DomainCodes.code(raw.code())), text, true));
+        updates.add(new Update(Topics.NEW_VISIT, text, false));
     }
 
     /** The update of a new short URL. */

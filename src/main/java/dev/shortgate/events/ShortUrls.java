@@ -5,10 +5,13 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
@@ -24,7 +27,8 @@ import reactor.core.publisher.Mono;
 /**
  * Shlink's short URL ({@code ShortUrlDataTransformer}) for the updates: the link, its Shlink fields, tags and visit
  * totals. A visit's update reuses the one read for its code for {@code short-url-cache-ttl} (Caffeine, bounded,
- * coalesced), so a flood of visits to one code costs one read per period, never one per visit; the totals trail by
+ * coalesced), so a flood of visits to one code costs one read per period, never one per visit, and the codes of a
+ * batch of visits that are not cached are read together, one statement per table; the totals trail by
  * that much, as Shlink's own list trails by a counts flush. A link of a domain other than the default one shows its
  * bare code, its domain's host in {@code domain} and a short URL on that host, as Shlink's own API does
  * ({@code shlink/ShlinkJson}); the default domain's {@code domain} is {@code null}.
@@ -57,9 +61,31 @@ final class ShortUrls {
 
     /** The short URL of {@code code} as a visit's update shows it; empty when the link is gone. */
     Mono<Map<String, Object>> ofCode(String code) {
+        return ofCodes(List.of(code)).mapNotNull(found -> found.get(code));
+    }
+
+    /**
+     * The short URLs of these codes as visits' updates show them, by code; a code whose link is gone is left out.
+     * Codes read within {@code short-url-cache-ttl} come from the cache; the rest are read together, one statement
+     * per table for all of them (a batch of visits to random codes costs four statements, not four per visit).
+     */
+    Mono<Map<String, Map<String, Object>>> ofCodes(Collection<String> codes) {
+        if (codes.isEmpty()) {
+            return Mono.just(Map.of());
+        }
         return Mono.fromFuture(
-                        () -> cache.get(code, (key, executor) -> read(key).toFuture()), true)
-                .filter(map -> !map.isEmpty());
+                        () -> cache.getAll(
+                                codes, (missing, executor) -> readAll(missing).toFuture()),
+                        true)
+                .map(found -> {
+                    Map<String, Map<String, Object>> live = new HashMap<>(found.size() * 2);
+                    found.forEach((code, shortUrl) -> {
+                        if (!shortUrl.isEmpty()) {
+                            live.put(code, shortUrl);
+                        }
+                    });
+                    return live;
+                });
     }
 
     /** The host of the domain a stored key belongs to; {@code null} for the default domain, as Shlink shows it. */
@@ -79,56 +105,80 @@ final class ShortUrls {
         return shape(link, null, false, null, 0, 0, List.of());
     }
 
-    private Mono<Map<String, Object>> read(String code) {
-        return links.findByCode(code)
-                .filter(link -> link.deletedAt() == null)
-                .flatMap(link -> Mono.zip(meta(code), totals(code), tags(code))
-                        .map(parts -> shape(
-                                link,
-                                parts.getT1().title,
-                                parts.getT1().crawlable,
-                                parts.getT1().validSince,
-                                parts.getT2()[0],
-                                parts.getT2()[1],
-                                parts.getT3())))
-                .defaultIfEmpty(Map.of());
+    /** Reads these codes' short URLs; a code whose link is gone (or never was) maps to an empty map. */
+    private Mono<Map<String, Map<String, Object>>> readAll(Set<? extends String> codes) {
+        List<String> keys = List.copyOf(codes);
+        return Mono.zip(links.findByCodes(keys), meta(keys), totals(keys), tags(keys))
+                .map(parts -> {
+                    Map<String, Map<String, Object>> read = new HashMap<>(keys.size() * 2);
+                    for (String code : keys) {
+                        Link link = parts.getT1().get(code);
+                        if (link == null || link.deletedAt() != null) {
+                            read.put(code, Map.of());
+                            continue;
+                        }
+                        Meta meta = parts.getT2().getOrDefault(code, Meta.NONE);
+                        long[] totals = parts.getT3().getOrDefault(code, NO_VISITS);
+                        read.put(
+                                code,
+                                shape(
+                                        link,
+                                        meta.title,
+                                        meta.crawlable,
+                                        meta.validSince,
+                                        totals[0],
+                                        totals[1],
+                                        parts.getT4().getOrDefault(code, List.of())));
+                    }
+                    return read;
+                });
     }
+
+    private static final long[] NO_VISITS = {0, 0};
 
     private record Meta(String title, boolean crawlable, Instant validSince) {
         static final Meta NONE = new Meta(null, false, null);
     }
 
-    private Mono<Meta> meta(String code) {
-        return db.sql("SELECT title, crawlable, valid_since FROM link_shlink_meta WHERE code = :code")
-                .bind("code", code)
+    private Mono<Map<String, Meta>> meta(List<String> codes) {
+        return db.sql("SELECT code, title, crawlable, valid_since FROM link_shlink_meta WHERE code IN (:codes)")
+                .bind("codes", codes)
                 .map(row -> {
                     Object crawlable = row.get("crawlable");
-                    return new Meta(
-                            row.get("title", String.class),
-                            crawlable != null && LinkRows.bool(crawlable),
-                            LinkRows.fromDb(row.get("valid_since", LocalDateTime.class)));
+                    return Map.entry(
+                            row.get("code", String.class),
+                            new Meta(
+                                    row.get("title", String.class),
+                                    crawlable != null && LinkRows.bool(crawlable),
+                                    LinkRows.fromDb(row.get("valid_since", LocalDateTime.class))));
                 })
-                .one()
-                .defaultIfEmpty(Meta.NONE);
-    }
-
-    private Mono<long[]> totals(String code) {
-        return db.sql("SELECT COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bots "
-                        + "FROM link_stats WHERE code = :code")
-                .bind("code", code)
-                .map(row ->
-                        new long[] {((Number) row.get("visits")).longValue(), ((Number) row.get("bots")).longValue()})
-                .one()
-                .defaultIfEmpty(new long[] {0, 0});
-    }
-
-    private Mono<List<String>> tags(String code) {
-        return db.sql("SELECT t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE lt.code = :code "
-                        + "ORDER BY t.name")
-                .bind("code", code)
-                .map(row -> row.get("name", String.class))
                 .all()
-                .collectList();
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue);
+    }
+
+    private Mono<Map<String, long[]>> totals(List<String> codes) {
+        return db.sql("SELECT code, COALESCE(SUM(visits), 0) AS visits, COALESCE(SUM(bot_visits), 0) AS bots "
+                        + "FROM link_stats WHERE code IN (:codes) GROUP BY code")
+                .bind("codes", codes)
+                .map(row -> Map.entry(
+                        row.get("code", String.class),
+                        new long[] {((Number) row.get("visits")).longValue(), ((Number) row.get("bots")).longValue()}))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue);
+    }
+
+    private Mono<Map<String, List<String>>> tags(List<String> codes) {
+        return db.sql("SELECT lt.code, t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id "
+                        + "WHERE lt.code IN (:codes) ORDER BY t.name")
+                .bind("codes", codes)
+                .map(row -> Map.entry(row.get("code", String.class), row.get("name", String.class)))
+                .all()
+                .collectMultimap(Map.Entry::getKey, Map.Entry::getValue)
+                .map(multimap -> {
+                    Map<String, List<String>> byCode = new HashMap<>(multimap.size() * 2);
+                    multimap.forEach((code, names) -> byCode.put(code, List.copyOf(names)));
+                    return byCode;
+                });
     }
 
     private Map<String, Object> shape(

@@ -1,5 +1,7 @@
 package dev.shortgate.events;
 
+import java.util.List;
+
 /**
  * Where updates go: the Mercure hub, RabbitMQ, Redis pub/sub. {@link #accept} is called on the events worker; it
  * must not block: a sink keeps its own bounded buffer, sheds what does not fit and counts it.
@@ -19,4 +21,11 @@ public interface UpdateSink {
 
     /** Takes one update, or drops and counts it. Never blocks, never throws. */
     void accept(Update update);
+
+    /** Takes a batch of updates, in order; a sink that can send them together does. Never blocks, never throws. */
+    default void acceptAll(List<Update> updates) {
+        for (Update update : updates) {
+            accept(update);
+        }
+    }
 }

@@ -3,14 +3,13 @@ package dev.shortgate.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.LinksCreated;
 import dev.shortgate.visit.OrphanVisitType;
@@ -19,14 +18,13 @@ import dev.shortgate.visit.VisitTap;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.scheduler.Schedulers;
+import reactor.test.scheduler.VirtualTimeScheduler;
 import tools.jackson.databind.json.JsonMapper;
 
 class EventSourceTest {
 
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final List<Update> received = new CopyOnWriteArrayList<>();
-    final ExecutorService executor = Executors.newSingleThreadExecutor();
     final VisitTap.Describer describer = (ip, agent) -> new VisitTap.Describer.Description("DE", "Berlin", false);
     final ShlinkPayloads payloads = new ShlinkPayloads(
             new ShortUrls(null, null, "https://sho.rt", java.time.Duration.ofSeconds(5), key -> null),
@@ -46,9 +44,19 @@ class EventSourceTest {
         }
     };
 
+    final VirtualTimeScheduler time = VirtualTimeScheduler.create();
+    final Ticker ticker = () -> time.now(TimeUnit.NANOSECONDS);
+    static final Duration FLUSH = Duration.ofMillis(50);
+
     @AfterEach
     void stop() {
-        executor.shutdownNow();
+        time.dispose();
+    }
+
+    EventSource source(List<UpdateSink> sinks, int capacity, int maxRate) {
+        EventSource source = new EventSource(payloads, sinks, capacity, maxRate, FLUSH, ticker, time, registry);
+        source.start();
+        return source;
     }
 
     static Link link(String code) {
@@ -65,25 +73,121 @@ class EventSourceTest {
     }
 
     @Test
-    void factsPastTheBufferAreDroppedAndCountedWithoutWaiting() throws Exception {
-        CountDownLatch worker = new CountDownLatch(1);
-        executor.submit(() -> worker.await(10, TimeUnit.SECONDS)); // the worker is busy: nothing drains
-        EventSource source = new EventSource(payloads, List.of(sink), 3, Schedulers.fromExecutor(executor), registry);
-        source.start();
-        long start = System.nanoTime();
+    void factsPastTheBufferAreDroppedAndCountedWithoutWaiting() {
+        EventSource source = source(List.of(sink), 3, 0);
         for (int i = 0; i < 10; i++) {
             source.created(new LinksCreated(List.of(link("c" + i))));
         }
-        assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(1));
         assertThat(counter("shortgate.events.published", null)).isEqualTo(3);
         assertThat(counter("shortgate.events.dropped", "buffer_full")).isEqualTo(7);
         assertThat(source.held()).isEqualTo(3);
 
-        worker.countDown();
-        org.awaitility.Awaitility.await().until(() -> received.size() == 3);
+        time.advanceTimeBy(FLUSH);
+        assertThat(received).hasSize(3);
         assertThat(received).allSatisfy(update -> assertThat(update.topic()).isEqualTo(Topics.NEW_SHORT_URL));
         assertThat(source.held()).isZero();
         source.stop();
+    }
+
+    @Test
+    void factsPastTheMaxRateAreDroppedAndCountedAsRateUntilTheBucketRefills() {
+        EventSource source = source(List.of(sink), 1000, 5);
+        for (int i = 0; i < 8; i++) {
+            source.created(new LinksCreated(List.of(link("c" + i))));
+        }
+        assertThat(counter("shortgate.events.published", null)).isEqualTo(5);
+        assertThat(counter("shortgate.events.dropped", "rate")).isEqualTo(3);
+
+        time.advanceTimeBy(Duration.ofSeconds(1));
+        for (int i = 0; i < 8; i++) {
+            source.created(new LinksCreated(List.of(link("d" + i))));
+        }
+        assertThat(counter("shortgate.events.published", null)).isEqualTo(10);
+        assertThat(counter("shortgate.events.dropped", "rate")).isEqualTo(6);
+        time.advanceTimeBy(FLUSH);
+        assertThat(received).hasSize(10);
+        source.stop();
+    }
+
+    @Test
+    void withoutAMaxRateEveryFactThatFitsIsTaken() {
+        EventSource source = source(List.of(sink), 100_000, 0);
+        for (int i = 0; i < 5000; i++) {
+            source.created(new LinksCreated(List.of(link("c" + i))));
+        }
+        assertThat(counter("shortgate.events.published", null)).isEqualTo(5000);
+        assertThat(counter("shortgate.events.dropped", "rate")).isZero();
+        source.stop();
+    }
+
+    @Test
+    void aFactWaitsTheFlushIntervalForOthersAndTheyLeaveAsOneBatch() {
+        EventSource source = source(List.of(sink), 1000, 0);
+        source.created(new LinksCreated(List.of(link("a"))));
+        time.advanceTimeBy(FLUSH.minusMillis(1));
+        source.created(new LinksCreated(List.of(link("b"), link("c"))));
+        assertThat(received).isEmpty();
+
+        time.advanceTimeBy(Duration.ofMillis(1));
+        assertThat(received).hasSize(3);
+        assertThat(source.held()).isZero();
+        source.stop();
+    }
+
+    @Test
+    void aBacklogLeavesInBatchesOfAtMostTheMaxBatchWithoutWaitingBetweenFullOnes() {
+        EventSource source = source(List.of(sink), 10_000, 0);
+        for (int i = 0; i < EventSource.MAX_BATCH * 2 + 10; i++) {
+            source.created(new LinksCreated(List.of(link("c" + i))));
+        }
+        time.advanceTimeBy(FLUSH);
+        // two full batches at once; the 10 left over wait a flush interval to fill
+        assertThat(received).hasSize(EventSource.MAX_BATCH * 2);
+        assertThat(source.held()).isEqualTo(10);
+        time.advanceTimeBy(FLUSH);
+        assertThat(received).hasSize(EventSource.MAX_BATCH * 2 + 10);
+        assertThat(source.held()).isZero();
+        source.stop();
+    }
+
+    @Test
+    void aSinkThatIsNotInterestedIsSkipped() {
+        List<Update> idleReceived = new CopyOnWriteArrayList<>();
+        UpdateSink idle = new UpdateSink() {
+            @Override
+            public String name() {
+                return "idle";
+            }
+
+            @Override
+            public boolean interested() {
+                return false;
+            }
+
+            @Override
+            public void accept(Update update) {
+                idleReceived.add(update);
+            }
+        };
+        EventSource source = source(List.of(idle, sink), 10, 0);
+        source.created(new LinksCreated(List.of(link("x"))));
+        time.advanceTimeBy(FLUSH);
+        assertThat(received).hasSize(1);
+        assertThat(idleReceived).isEmpty();
+        source.stop();
+    }
+
+    @Test
+    void stoppingDropsAndCountsWhatIsHeld() {
+        EventSource source = source(List.of(sink), 10, 0);
+        source.created(new LinksCreated(List.of(link("x"), link("y"))));
+        source.stop();
+        time.advanceTimeBy(FLUSH);
+        assertThat(received).isEmpty();
+        assertThat(counter("shortgate.events.dropped", "shutdown")).isEqualTo(2);
+        assertThat(source.held()).isZero();
+        source.created(new LinksCreated(List.of(link("z"))));
+        assertThat(counter("shortgate.events.published", null)).isEqualTo(2);
     }
 
     @Test
@@ -107,8 +211,7 @@ class EventSourceTest {
 
     @Test
     void anOrphanVisitIsOneUpdateWithItsTypeAndLocation() throws Exception {
-        EventSource source = new EventSource(payloads, List.of(sink), 10, Schedulers.fromExecutor(executor), registry);
-        source.start();
+        EventSource source = source(List.of(sink), 10, 0);
         source.visited(new RawVisit(
                 new byte[12],
                 "missing",
@@ -118,7 +221,8 @@ class EventSourceTest {
                 null,
                 OrphanVisitType.INVALID_SHORT_URL,
                 "a=1"));
-        org.awaitility.Awaitility.await().until(() -> received.size() == 1);
+        time.advanceTimeBy(FLUSH);
+        assertThat(received).hasSize(1);
         Update update = received.get(0);
         assertThat(update.topic()).isEqualTo(Topics.NEW_ORPHAN_VISIT);
         assertThat(update.json())
@@ -150,8 +254,7 @@ class EventSourceTest {
                 received.add(update);
             }
         };
-        EventSource source = new EventSource(payloads, List.of(idle), 10, Schedulers.fromExecutor(executor), registry);
-        source.start();
+        EventSource source = source(List.of(idle), 10, 0);
         source.created(new LinksCreated(List.of(link("x"))));
         assertThat(counter("shortgate.events.published", null)).isZero();
         assertThat(source.held()).isZero();
@@ -160,8 +263,7 @@ class EventSourceTest {
 
     @Test
     void withoutSinksNothingIsTaken() {
-        EventSource source = new EventSource(payloads, List.of(), 10, Schedulers.fromExecutor(executor), registry);
-        source.start();
+        EventSource source = source(List.of(), 10, 0);
         source.created(new LinksCreated(List.of(link("x"))));
         assertThat(counter("shortgate.events.published", null)).isZero();
         assertThat(source.held()).isZero();

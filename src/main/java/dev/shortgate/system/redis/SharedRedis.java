@@ -1,6 +1,9 @@
 package dev.shortgate.system.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -19,6 +22,11 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -70,6 +78,28 @@ public final class SharedRedis implements SmartLifecycle {
     public Mono<Commands> commands() {
         Commands current = commands;
         return current != null ? Mono.just(current) : Mono.error(NotConnected.INSTANCE);
+    }
+
+    /**
+     * Publishes these messages, {@code messages.get(i)} on {@code channels.get(i)}, written to the connection together
+     * (one flush for all, where each reactive command flushes on its own): a batch of events. Each future completes
+     * with the number of receivers, or fails; a caller bounds the wait. Fails at once while the connection is not
+     * open.
+     */
+    public List<CompletableFuture<Long>> publishAll(List<String> channels, List<byte[]> messages) {
+        StatefulConnection<String, byte[]> open = connection;
+        if (open == null || commands == null) {
+            throw NotConnected.INSTANCE;
+        }
+        List<AsyncCommand<String, byte[], Long>> publishes = new ArrayList<>(channels.size());
+        for (int i = 0; i < channels.size(); i++) {
+            publishes.add(new AsyncCommand<>(new Command<>(
+                    CommandType.PUBLISH,
+                    new IntegerOutput<>(CODEC),
+                    new CommandArgs<>(CODEC).addKey(channels.get(i)).addValue(messages.get(i)))));
+        }
+        open.dispatch(publishes);
+        return List.copyOf(publishes);
     }
 
     /** Whether the connection has been opened (it may be reconnecting now). */
