@@ -149,8 +149,11 @@ class RabbitEventsIT {
 
     @Test
     void everyRedirectBecomesOneConfirmedPersistentMessageOnTheBoundQueue() throws Exception {
+        double start = confirmed();
         String code = create("https://example.com/rabbit/steady");
-        await().atMost(Duration.ofSeconds(20)).until(() -> queued(Topics.NEW_SHORT_URL) == 1);
+        // the new short URL's message is queued before the broker's confirm of it comes back: wait for both
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> queued(Topics.NEW_SHORT_URL) == 1 && confirmed() >= start + 1);
         double before = confirmed();
         double droppedBefore = dropped();
         int n = 300;
@@ -158,6 +161,7 @@ class RabbitEventsIT {
             assertThat(redirect(code)).isEqualTo(302);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> queued(Topics.NEW_VISIT) == n);
+        await().atMost(Duration.ofSeconds(10)).until(() -> confirmed() - before >= n);
         assertThat(confirmed() - before).isEqualTo(n);
         assertThat(dropped()).isEqualTo(droppedBefore);
 
