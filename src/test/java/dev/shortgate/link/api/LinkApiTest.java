@@ -610,21 +610,14 @@ class LinkApiTest {
     }
 
     private boolean tagExists(String name) {
-        return db.sql("SELECT COUNT(*) AS n FROM tag WHERE name = :name")
-                        .bind("name", name)
-                        .map(row -> ((Number) row.get("n")).longValue())
-                        .one()
-                        .block()
-                > 0;
+        return count("SELECT COUNT(*) AS n FROM tag WHERE name = :name", "name", name) > 0;
     }
 
     private long tagRows(String name) {
-        return db.sql("SELECT COUNT(*) AS n FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE t.name = :name")
-                .bind("name", name)
-                .map(row -> ((Number) row.get("n")).longValue())
-                .one()
-                .blockOptional()
-                .orElse(0L);
+        return count(
+                "SELECT COUNT(*) AS n FROM link_tag lt JOIN tag t ON t.id = lt.tag_id WHERE t.name = :name",
+                "name",
+                name);
     }
 
     private WebTestClient.ResponseSpec create(Map<String, Object> body) {
@@ -636,17 +629,20 @@ class LinkApiTest {
     }
 
     private long rows(String url) {
-        return db.sql("SELECT COUNT(*) AS n FROM link_all WHERE long_url = :url")
-                .bind("url", url)
-                .map(row -> ((Number) row.get("n")).longValue())
-                .one()
-                .blockOptional()
-                .orElse(0L);
+        return count("SELECT COUNT(*) AS n FROM link_all WHERE long_url = :url", "url", url);
     }
 
     private long allRows() {
-        return db.sql("SELECT COUNT(*) AS n FROM link_all")
-                .map(row -> ((Number) row.get("n")).longValue())
+        return count("SELECT COUNT(*) AS n FROM link_all", null, null);
+    }
+
+    /** The {@code n} a counting query answers, with one named value bound when {@code name} is given. */
+    private long count(String sql, String name, Object value) {
+        var spec = db.sql(sql);
+        if (name != null) {
+            spec = spec.bind(name, value);
+        }
+        return spec.map(row -> ((Number) row.get("n")).longValue())
                 .one()
                 .blockOptional()
                 .orElse(0L);
