@@ -443,6 +443,16 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void theCollectorIsNamedBecauseTheLimitIsBelowWhatTheJvmCallsAServer() {
+        long limit = Quantity.getAmountInBytes(
+                        container.getResources().getLimits().get("memory"))
+                .longValueExact();
+        // below 2 CPUs or 1792 MB the JVM (17 and 25) picks the Serial collector unless one is named
+        assertThat(limit).isLessThan(1792L * 1024 * 1024);
+        assertThat(envValue("JAVA_TOOL_OPTIONS")).containsPattern("-XX:\\+Use(G1|Z|Parallel|Serial)GC");
+    }
+
+    @Test
     void theAutoscalerAndDisruptionBudgetKeepThreePods() {
         HorizontalPodAutoscaler hpa = manifests.one(HorizontalPodAutoscaler.class);
         assertThat(hpa.getApiVersion()).isEqualTo("autoscaling/v2");
