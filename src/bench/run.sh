@@ -43,7 +43,8 @@ JAVA_OPTS=${JAVA_OPTS:-}           # extra JVM flags for the app (all scenarios 
 COLD_JAVA=${COLD_JAVA:-}           # cold-start: the java binary of the fresh pod (default: java on the PATH)
 COLD_JAVA_OPTS=${COLD_JAVA_OPTS-$JAVA_OPTS} # cold-start: the fresh pod's JVM flags (e.g. -XX:AOTCache=...)
 COLD_JAR=${COLD_JAR:-}             # cold-start: the fresh pod's jar (default: JAR)
-COLD_AB=${COLD_AB:-}               # cold-start: "label:jar label:jar" pods started in turn instead of the default pair
+COLD_AB=${COLD_AB:-}               # cold-start: "label:jar label:jar" pods started in turn instead of the default pair;
+                                   # COLD_JAVA_<label>/COLD_JAVA_OPTS_<label> give one label its own java and flags
 COLD_ROUNDS=${COLD_ROUNDS:-2}      # cold-start with COLD_AB: rounds of the alternation
 COLD_NOWARM=${COLD_NOWARM:-1}      # cold-start with COLD_AB: also start each jar with the warm-up off
 COLD_EVIDENCE=${COLD_EVIDENCE:-0}  # cold-start: 1 = thread dumps, scrapes (and a wall profile) in the first 10 s
@@ -639,9 +640,13 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     else # an A/B of jars on the same seeded state: label:jar pairs, alternating, COLD_ROUNDS rounds
       for ((round = 1; round <= COLD_ROUNDS; round++)); do
         for pair in $COLD_AB; do
-          COLD_JAR=${pair#*:} cold_start "cold-start-${pair%%:*}-r$round"
-          [ "$COLD_NOWARM" = 1 ] && COLD_JAR=${pair#*:} \
-            cold_start "cold-start-nowarm-${pair%%:*}-r$round" --shortgate.warmup.enabled=false
+          label=${pair%%:*}
+          java_var="COLD_JAVA_$label" opts_var="COLD_JAVA_OPTS_$label" # e.g. COLD_JAVA_jdk25=…/bin/java
+          entry_java=${!java_var-$COLD_JAVA}
+          entry_opts=${!opts_var-$COLD_JAVA_OPTS}
+          COLD_JAVA=$entry_java COLD_JAVA_OPTS=$entry_opts COLD_JAR=${pair#*:} cold_start "cold-start-$label-r$round"
+          [ "$COLD_NOWARM" = 1 ] && COLD_JAVA=$entry_java COLD_JAVA_OPTS=$entry_opts COLD_JAR=${pair#*:} \
+            cold_start "cold-start-nowarm-$label-r$round" --shortgate.warmup.enabled=false
         done
       done
     fi

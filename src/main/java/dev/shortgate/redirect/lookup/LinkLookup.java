@@ -43,6 +43,11 @@ public interface LinkLookup {
     /** Drops these codes from this pod's near cache only, so that the next request for each looks it up below. */
     default void forget(Collection<String> codes) {}
 
+    /** Up to {@code max} codes (of the default domain) whose links the near cache holds now. This default: none. */
+    default List<String> held(int max) {
+        return List.of();
+    }
+
     /**
      * The answer for a code and the tier it came from: {@link Tier#NEAR} when the near cache held it, otherwise
      * the tier the lookup reached (also for requests that joined a lookup another request had started). The near

@@ -1,6 +1,8 @@
 package dev.shortgate.redirect.lookup;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +20,7 @@ import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.ConcurrentStatsCounter;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
+import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.Link;
 import dev.shortgate.redirect.RedirectProperties;
 import dev.shortgate.redirect.lookup.LinkLookup.Found;
@@ -254,6 +257,27 @@ public final class NearCache {
                 }
             }
         }
+    }
+
+    /**
+     * Up to {@code max} codes of the default domain whose links are held and loaded now, whichever come first; for
+     * a starting pod's warm-up requests, which should hit the near cache as its traffic will.
+     */
+    public List<String> heldCodes(int max) {
+        List<String> codes = new ArrayList<>(Math.max(0, Math.min(max, 1024)));
+        for (var entry : cache.asMap().entrySet()) {
+            if (codes.size() >= max) {
+                break;
+            }
+            CompletableFuture<Found> found = entry.getValue();
+            if (entry.getKey().indexOf(DomainCodes.SEPARATOR) < 0
+                    && found.isDone()
+                    && !found.isCompletedExceptionally()
+                    && found.join().link().isPresent()) {
+                codes.add(entry.getKey());
+            }
+        }
+        return codes;
     }
 
     public void put(Link link) {

@@ -31,6 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
 public final class RedisLinks implements RedisTier {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLinks.class);
+    /** How many more times a {@code SCAN} page Redis did not answer in time is asked for. */
+    private static final int SCAN_RETRIES = 3;
 
     private final RedisCalls redis;
     private final RedisCalls writes;
@@ -103,7 +105,8 @@ public final class RedisLinks implements RedisTier {
 
     /**
      * The codes under the link keys, a {@code SCAN} page at a time ({@code MATCH <prefix>link:*}, {@code COUNT page}),
-     * each page one bounded call; on a Cluster, Lettuce's cursor walks every master in turn.
+     * each page one bounded call, asked again when Redis was late with it; on a Cluster, Lettuce's cursor walks every
+     * master in turn.
      */
     @Override
     public Flux<List<String>> codes(int page) {
@@ -118,8 +121,14 @@ public final class RedisLinks implements RedisTier {
                 .filter(codes -> !codes.isEmpty());
     }
 
+    /**
+     * One page of the walk; a page Redis was late with is asked again (at most {@value #SCAN_RETRIES} more times) from
+     * the same cursor: on a busy machine one late page used to end a starting pod's whole working-set preload, which
+     * then became ready holding 8-63% of the links.
+     */
     private Mono<KeyScanCursor<String>> scan(ScanCursor cursor, ScanArgs args) {
-        return redis.call(RedisCalls.Operation.GET, commands -> commands.keys().scan(cursor, args));
+        return redis.call(RedisCalls.Operation.GET, commands -> commands.keys().scan(cursor, args))
+                .retry(SCAN_RETRIES);
     }
 
     /** The cached link, or empty when Redis does not hold it; an error when Redis cannot answer in time. */

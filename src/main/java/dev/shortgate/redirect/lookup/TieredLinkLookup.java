@@ -175,7 +175,8 @@ public final class TieredLinkLookup implements LinkLookup {
                         .takeWhile(code -> held.get() < max && preload.room() > 0)
                         .buffer(PRELOAD_BATCH)
                         .flatMap(
-                                batch -> redis.findAll(batch)
+                                batch -> Mono.defer(() -> redis.findAll(batch))
+                                        .retry(1) // late once on a busy machine: 200 links are worth asking again
                                         .onErrorResume(error -> Mono.just(Map.of()))
                                         .doOnNext(links -> links.forEach((code, link) -> {
                                             if (held.get() < max && preload.hold(code, Found.of(link, Tier.NEAR))) {
@@ -189,6 +190,11 @@ public final class TieredLinkLookup implements LinkLookup {
     @Override
     public void forget(Collection<String> codes) {
         codes.forEach(near::invalidate);
+    }
+
+    @Override
+    public List<String> held(int max) {
+        return near.heldCodes(max);
     }
 
     /**

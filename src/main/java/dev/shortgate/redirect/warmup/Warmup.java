@@ -1,6 +1,8 @@
 package dev.shortgate.redirect.warmup;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
@@ -17,16 +19,18 @@ import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 
 /**
- * What a starting pod does before it reports ready, in order: open the pools (R2DBC, Lettuce); send itself
- * {@code requests} redirect requests on its traffic port (at most for {@code requests-within}), over the hottest
- * codes in Redis and, one in eight, unknown codes, so the JIT compiles the request path before real traffic comes;
- * then preload those hot codes into the near cache from Redis in batches ({@link LinkLookup#preload}); then fill the
- * near cache with whatever else Redis holds, up to {@code preload-max} links, for at most {@code preload-within}
- * ({@link LinkLookup#preloadWorkingSet}). Before each
- * pass over the hot codes this pod's near cache forgets them, so every one of those requests takes the path a new
- * pod's traffic takes (a near-cache miss answered from Redis), not only the near-cache hit: warmed on hits alone, a
- * new pod served its first ten seconds of misses at a few hundred a second. The requests carry
- * {@link WarmupRequests}' mark, so none is a visit or a metric.
+ * What a starting pod does before it reports ready, in order: open the pools (R2DBC, Lettuce); preload the hottest
+ * codes in Redis into the near cache in batches ({@link LinkLookup#preload}); fill the near cache with whatever else
+ * Redis holds, up to {@code preload-max} links, for at most {@code preload-within}
+ * ({@link LinkLookup#preloadWorkingSet}); then send itself {@code requests} redirect requests on its traffic port (at
+ * most for {@code requests-within}), so the JIT compiles the request path before real traffic comes. Those requests
+ * go over the hot codes, topped up to {@code hot-codes} with codes the near cache now holds, and, one in eight,
+ * unknown codes; the passes over them alternate: before every other pass this pod's near cache forgets them, so
+ * those requests are near-cache misses answered from Redis, and the passes between are near-cache hits. That is the
+ * mix a new pod's traffic brings, and the JIT compiles for the branches it has seen taken: warmed on hits alone, a
+ * new pod served its first ten seconds of misses at a few hundred a second; warmed on misses alone, its compiled
+ * request path met the hits of a preloaded near cache as a branch it had never seen. Last, what an unfinished pass
+ * left forgotten is preloaded again. The requests carry {@link WarmupRequests}' mark, so none is a visit or a metric.
  */
 final class Warmup {
 
@@ -76,10 +80,28 @@ final class Warmup {
         return pools.then()
                 .onErrorResume(error -> skipped("opening the pools", error))
                 .then(codes)
-                .flatMap(hottest -> requests(port, hottest)
-                        .onErrorResume(error -> skipped("the internal requests", error))
-                        .then(preload(hottest))
-                        .then(preloadWorkingSet()));
+                .flatMap(hottest -> preload(hottest).then(preloadWorkingSet()).then(Mono.defer(() -> {
+                    List<String> requested = requestCodes(hottest);
+                    return requests(port, requested)
+                            .onErrorResume(error -> skipped("the internal requests", error))
+                            .then(lookup.preload(requested)
+                                    .onErrorResume(error ->
+                                            skipped("preloading again", error).thenReturn(0))
+                                    .then());
+                })));
+    }
+
+    /**
+     * The codes the internal requests go over: the hot codes, topped up to {@code hot-codes} (at least
+     * {@value #LEAST_PASS}) with codes the near cache holds, so a pod with no hot set yet still requests links.
+     */
+    List<String> requestCodes(List<String> hottest) {
+        int wanted = Math.max(properties.hotCodes(), LEAST_PASS);
+        Set<String> codes = new LinkedHashSet<>(hottest);
+        if (codes.size() < wanted) {
+            codes.addAll(lookup.held(wanted));
+        }
+        return codes.stream().limit(Math.max(wanted, hottest.size())).toList();
     }
 
     /** Puts the hot codes into the near cache, read from Redis in batches. */
@@ -122,8 +144,9 @@ final class Warmup {
     }
 
     /**
-     * The internal requests, in passes over the hot codes (and one in eight unknown ones); before each pass the near
-     * cache forgets the hot codes, so each request is looked up in Redis. Stops at {@code requests-within}.
+     * The internal requests, in passes over the codes (and one in eight unknown ones); before every other pass,
+     * starting with the first, the near cache forgets the codes, so those requests are looked up in Redis and the
+     * passes between are near-cache hits. Stops at {@code requests-within}.
      */
     private Mono<Void> requests(int port, List<String> codes) {
         int total = properties.requests();
@@ -136,14 +159,17 @@ final class Warmup {
         HttpClient client = HttpClient.create(connections)
                 .baseUrl("http://127.0.0.1:" + port)
                 .headers(headers -> headers.set(HttpHeaderNames.USER_AGENT, marks.userAgent()));
-        IntFunction<String> code =
-                i -> codes.isEmpty() || i % 8 == 7 ? "warmup-unknown-" + (i % 64) : codes.get(i % codes.size());
+        IntFunction<String> code = i -> codes.isEmpty() || i % 8 == 7 // (i + 1) / 8 unknown ones before i
+                ? "warmup-unknown-" + (i % 64)
+                : codes.get((i - (i + 1) / 8) % codes.size());
         int pass = Math.max(LEAST_PASS, codes.size() + codes.size() / 7);
         AtomicInteger sent = new AtomicInteger();
         long started = System.nanoTime();
         return Flux.range(0, (total + pass - 1) / pass)
                 .concatMap(round -> {
-                    lookup.forget(codes);
+                    if (round % 2 == 0) {
+                        lookup.forget(codes);
+                    }
                     return Flux.range(round * pass, Math.min(pass, total - round * pass))
                             .flatMap(
                                     i -> client.get()

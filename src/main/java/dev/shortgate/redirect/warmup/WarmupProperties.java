@@ -13,9 +13,9 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enabled        warm up before reporting ready; {@code false}: ready as soon as the application is
  * @param deadline       the longest the warm-up may hold readiness down; past it the pod reports ready anyway
- * @param requests       internal redirect requests sent to the pod to compile its request path (near-cache misses
- *                       answered from Redis, and unknown codes)
- * @param requestsWithin the longest those requests may take; then the warm-up goes on to the preload
+ * @param requests       internal redirect requests sent to the pod, after the preload, to compile its request path
+ *                       (near-cache misses answered from Redis, near-cache hits, and unknown codes)
+ * @param requestsWithin the longest those requests may take; then the pod reports ready
  * @param concurrency    of those requests
  * @param hotCodes       how many of the hottest codes a starting pod preloads, and the size the hot set in Redis is
  *                       trimmed to

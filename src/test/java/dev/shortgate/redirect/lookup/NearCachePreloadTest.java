@@ -9,7 +9,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,6 +38,8 @@ class NearCachePreloadTest {
     final AtomicInteger singleReads = new AtomicInteger();
     final AtomicInteger queries = new AtomicInteger();
     final AtomicLong nanos = new AtomicLong();
+    /** Redis is late once with the batch that starts with each of these codes. */
+    final Set<String> lateOnce = ConcurrentHashMap.newKeySet();
     /** The codes the Redis tier's walk of its keys finds, in that order. */
     final List<String> keys = new ArrayList<>();
 
@@ -55,12 +60,18 @@ class NearCachePreloadTest {
 
         @Override
         public Mono<Map<String, Link>> findAll(List<String> codes) {
-            batches.add(codes.size());
-            Map<String, Link> held = new HashMap<>();
-            codes.stream()
-                    .filter(code -> code.startsWith("held"))
-                    .forEach(code -> held.put(code, link(code, "https://redis/")));
-            return Mono.just(held);
+            return Mono.defer(
+                    () -> { // as RedisCalls: the call is made on subscribe
+                        batches.add(codes.size());
+                        if (lateOnce.remove(codes.get(0))) {
+                            return Mono.error(new TimeoutException("Redis was late"));
+                        }
+                        Map<String, Link> held = new HashMap<>();
+                        codes.stream()
+                                .filter(code -> code.startsWith("held"))
+                                .forEach(code -> held.put(code, link(code, "https://redis/")));
+                        return Mono.just(held);
+                    });
         }
 
         @Override
@@ -163,6 +174,21 @@ class NearCachePreloadTest {
                 .hasSize(2_500)
                 .contains("held0", "held1999")
                 .doesNotContain("held2999");
+    }
+
+    @Test
+    void workingSetPreloadAsksAgainForABatchRedisWasLateWith() {
+        for (int i = 0; i < 600; i++) {
+            keys.add("held" + i);
+        }
+        lateOnce.add("held200"); // the second batch
+        AtomicInteger held = new AtomicInteger();
+
+        StepVerifier.create(lookup.preloadWorkingSet(10_000, held)).verifyComplete();
+
+        assertThat(held).hasValue(600);
+        assertThat(batches).hasSize(4);
+        assertThat(near.getIfReady("held399")).isNotNull();
     }
 
     @Test
