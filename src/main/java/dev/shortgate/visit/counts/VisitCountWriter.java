@@ -49,6 +49,53 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
 
     @Override
     public Mono<Void> write(VisitCountFlusher.Flush flush) {
+        List<MultiRowSql.Sql> deltas = new ArrayList<>();
+        chunks(
+                flush.days(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(d -> new Object[] {d.code(), d.day(), d.visits(), d.botVisits()})
+                                .toList(),
+                        ADD),
+                deltas);
+        chunks(
+                flush.dims(),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
+                        dimValues(rows),
+                        ADD),
+                deltas);
+        chunks(
+                months(flush.dims()),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
+                        dimValues(rows),
+                        ADD),
+                deltas);
+        chunks(
+                orphansOfEveryDomain(flush.orphans()),
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO orphan_visit_stats (stat_date, type, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(o -> new Object[] {o.day(), o.type().id, o.visits(), o.botVisits()})
+                                .toList(),
+                        ADD),
+                deltas);
+        chunks(
+                flush.orphans().stream().filter(o -> o.domainId() != 0).toList(), // in key order already
+                ROWS_PER_STATEMENT,
+                rows -> sql.multiRow(
+                        "INSERT INTO orphan_visit_domain_stats (domain_id, stat_date, type, visits, bot_visits) VALUES ",
+                        rows.stream()
+                                .map(o -> new Object[] {o.domainId(), o.day(), o.type().id, o.visits(), o.botVisits()})
+                                .toList(),
+                        ADD),
+                deltas);
         MultiRowSql.Sql claim = sql.multiRow(
                 "INSERT IGNORE INTO visit_flush (writer, seq, flushed_at) VALUES ",
                 List.<Object[]>of(new Object[] {
@@ -60,61 +107,10 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                         .then(sql.execute(claim))
                         .flatMap(claimed -> claimed == 0
                                 ? Mono.<Void>empty()
-                                : deltas(flush).concatMap(sql::execute, 0).then()))
+                                : Flux.fromIterable(deltas)
+                                        .concatMap(sql::execute)
+                                        .then()))
                 .as(transactions::transactional);
-    }
-
-    /**
-     * The flush's upserts in the order they run (each table's rows in key order), every one built only when it is
-     * asked for: run with {@code concatMap(…, 0)}, a flush holds one statement's text at a time instead of all of
-     * them until it commits (at 20,000 visits/s a 1-second flush is about 9 {@code link_stats} and, per dimension,
-     * as many {@code visit_dim_stats} and {@code visit_dim_month} statements of up to 1,000 rows each).
-     */
-    Flux<MultiRowSql.Sql> deltas(VisitCountFlusher.Flush flush) {
-        return Flux.concat(
-                chunks(
-                        flush.days(),
-                        ROWS_PER_STATEMENT,
-                        rows -> sql.multiRow(
-                                "INSERT INTO link_stats (code, stat_date, visits, bot_visits) VALUES ",
-                                rows.stream()
-                                        .map(d -> new Object[] {d.code(), d.day(), d.visits(), d.botVisits()})
-                                        .toList(),
-                                ADD)),
-                chunks(
-                        flush.dims(),
-                        ROWS_PER_STATEMENT,
-                        rows -> sql.multiRow(
-                                "INSERT INTO visit_dim_stats (code, stat_date, dim, label, visits, bot_visits) VALUES ",
-                                dimValues(rows),
-                                ADD)),
-                Flux.defer(() -> chunks(
-                        months(flush.dims()),
-                        ROWS_PER_STATEMENT,
-                        rows -> sql.multiRow(
-                                "INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, bot_visits) VALUES ",
-                                dimValues(rows),
-                                ADD))),
-                Flux.defer(() -> chunks(
-                        orphansOfEveryDomain(flush.orphans()),
-                        ROWS_PER_STATEMENT,
-                        rows -> sql.multiRow(
-                                "INSERT INTO orphan_visit_stats (stat_date, type, visits, bot_visits) VALUES ",
-                                rows.stream()
-                                        .map(o -> new Object[] {o.day(), o.type().id, o.visits(), o.botVisits()})
-                                        .toList(),
-                                ADD))),
-                Flux.defer(() -> chunks(
-                        flush.orphans().stream().filter(o -> o.domainId() != 0).toList(), // in key order already
-                        ROWS_PER_STATEMENT,
-                        rows -> sql.multiRow(
-                                "INSERT INTO orphan_visit_domain_stats (domain_id, stat_date, type, visits, bot_visits) VALUES ",
-                                rows.stream()
-                                        .map(o -> new Object[] {
-                                            o.domainId(), o.day(), o.type().id, o.visits(), o.botVisits()
-                                        })
-                                        .toList(),
-                                ADD))));
     }
 
     /** An {@code orphan_visit_stats} key, in the table's order. */
@@ -141,23 +137,24 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
 
     @Override
     public Mono<Void> writeSketches(List<UniqueVisitors.Row> rows) {
-        return Mono.defer(() -> sql.executeAll(chunks(
-                        rows,
-                        SKETCHES_PER_STATEMENT,
-                        chunk -> sql.multiRow(
-                                "INSERT INTO visit_sketch (code, stat_date, writer, visitors, human_visitors) VALUES ",
-                                chunk.stream()
-                                        .map(r -> new Object[] {
-                                            r.code(),
-                                            LocalDate.ofEpochDay(r.epochDay()),
-                                            r.writer(),
-                                            r.visitors(),
-                                            r.humanVisitors()
-                                        })
-                                        .toList(),
-                                " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), "
-                                        + "human_visitors = VALUES(human_visitors)"))))
-                .as(transactions::transactional);
+        List<MultiRowSql.Sql> statements = new ArrayList<>();
+        chunks(
+                rows,
+                SKETCHES_PER_STATEMENT,
+                chunk -> sql.multiRow(
+                        "INSERT INTO visit_sketch (code, stat_date, writer, visitors, human_visitors) VALUES ",
+                        chunk.stream()
+                                .map(r -> new Object[] {
+                                    r.code(),
+                                    java.time.LocalDate.ofEpochDay(r.epochDay()),
+                                    r.writer(),
+                                    r.visitors(),
+                                    r.humanVisitors()
+                                })
+                                .toList(),
+                        " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"),
+                statements);
+        return Mono.defer(() -> sql.executeAll(statements)).as(transactions::transactional);
     }
 
     @Override
@@ -213,10 +210,10 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                 .toList();
     }
 
-    /** The statements of {@code items}, {@code size} at a time, each built when it is asked for. */
-    private static <T> Flux<MultiRowSql.Sql> chunks(
-            List<T> items, int size, Function<List<T>, MultiRowSql.Sql> statement) {
-        return Flux.range(0, (items.size() + size - 1) / size)
-                .map(i -> statement.apply(items.subList(i * size, Math.min(items.size(), (i + 1) * size))));
+    private static <T> void chunks(
+            List<T> items, int size, Function<List<T>, MultiRowSql.Sql> statement, List<MultiRowSql.Sql> into) {
+        for (int from = 0; from < items.size(); from += size) {
+            into.add(statement.apply(items.subList(from, Math.min(items.size(), from + size))));
+        }
     }
 }
