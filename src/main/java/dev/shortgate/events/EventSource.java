@@ -198,7 +198,10 @@ final class EventSource implements VisitTap, SmartLifecycle {
         if (visits.isEmpty()) {
             return Mono.just(created);
         }
-        return Mono.defer(() -> payloads.ofVisits(visits))
+        return Mono.defer(() -> payloads.ofVisits(visits, error -> {
+                    droppedFailed.increment();
+                    log.debug("Could not turn a visit into updates: {}", error.toString());
+                }))
                 .map(updates -> {
                     if (created.isEmpty()) {
                         return updates;

@@ -8,6 +8,7 @@ import java.util.List;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.domain.Domains;
 import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.system.redis.RedisConfigured;
 import dev.shortgate.system.redis.SharedRedis;
 import dev.shortgate.system.settings.ShortgateProperties;
@@ -138,6 +139,7 @@ class EventsConfiguration {
             EventsProperties properties,
             ShortgateProperties shortgate,
             LinkRepository links,
+            LinkTags tags,
             DatabaseClient db,
             VisitTap.Describer describer,
             JsonMapper json,
@@ -155,7 +157,7 @@ class EventsConfiguration {
         redisTopics.ifAvailable(sinks::add);
         rabbitTopics.ifAvailable(sinks::add);
         ShortUrls shortUrls = new ShortUrls(
-                links, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl(), domains::hostOf);
+                links, tags, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl(), domains::hostOf);
         ShlinkPayloads payloads = new ShlinkPayloads(
                 shortUrls, describer, json, shortgate.baseUrl().toString());
         return new EventSource(
