@@ -16,6 +16,7 @@ import dev.shortgate.visit.VisitTap;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.amqp.autoconfigure.ConnectionFactoryCustomizer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -131,6 +132,20 @@ class EventsConfiguration {
                 Schedulers.newSingle("shortgate-events-rabbitmq", true),
                 Schedulers.parallel(),
                 registry);
+    }
+
+    /**
+     * The RabbitMQ client on its NIO loop when {@code shortgate.events.rabbitmq.nio} asks for it: the blocking client
+     * flushes its socket once per message, a system call per event; the loop writes what is queued when it wakes.
+     */
+    @Bean
+    @ConditionalOnBooleanProperty("shortgate.events.rabbitmq.enabled")
+    ConnectionFactoryCustomizer eventsRabbitNio(EventsProperties properties) {
+        return factory -> {
+            if (properties.rabbitmq().nio()) {
+                factory.useNio();
+            }
+        };
     }
 
     @Bean
