@@ -13,8 +13,6 @@ import dev.shortgate.link.Link;
 import dev.shortgate.link.LinksCreated;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitTap;
-import io.github.bucket4j.Bucket;
-import io.github.bucket4j.TimeMeter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,8 +28,9 @@ import reactor.util.concurrent.Queues;
  * The one source of events: visits and orphan visits from the visit intake ({@link VisitTap}, on the redirect's
  * event loop) and new links ({@link LinksCreated}). Taking a fact costs a rate check, an increment and a lock-free
  * queue offer; nothing on the redirect path waits for the rest. At most {@code max-rate} facts a second are taken
- * (a token bucket; past it a fact is dropped and counted, {@code shortgate.events.dropped{sink="source",
- * reason="rate"}}), and at most {@code buffer-capacity} are held ({@code reason="buffer_full"}).
+ * (a token bucket, {@link RateGate}, whose refusal writes nothing; past it a fact is dropped and counted,
+ * {@code shortgate.events.dropped{sink="source", reason="rate"}}), and at most {@code buffer-capacity} are held
+ * ({@code reason="buffer_full"}).
  *
  * <p>A worker takes the held facts in batches of up to {@link #MAX_BATCH}, at most one batch per
  * {@code flush-interval} unless a full one waits: the first fact into an idle worker waits that long for others,
@@ -57,7 +56,7 @@ final class EventSource implements VisitTap, SmartLifecycle {
     private final ShlinkPayloads payloads;
     private final List<UpdateSink> sinks;
     private final int capacity;
-    private final Bucket rate;
+    private final RateGate rate;
     private final Duration flushInterval;
     private final Scheduler worker;
     private final Queue<Fact> queue = Queues.<Fact>unboundedMultiproducer().get();
@@ -90,12 +89,7 @@ final class EventSource implements VisitTap, SmartLifecycle {
         this.payloads = payloads;
         this.sinks = List.copyOf(sinks);
         this.capacity = capacity;
-        this.rate = maxRate <= 0
-                ? null
-                : Bucket.builder()
-                        .withCustomTimePrecision(new TickerTime(ticker))
-                        .addLimit(limit -> limit.capacity(maxRate).refillGreedy(maxRate, Duration.ofSeconds(1)))
-                        .build();
+        this.rate = maxRate <= 0 ? null : new RateGate(maxRate, ticker);
         this.flushInterval = flushInterval;
         this.worker = worker;
         this.taken = EventMeters.published(registry, "source");
@@ -107,19 +101,6 @@ final class EventSource implements VisitTap, SmartLifecycle {
                 .tag("sink", "source")
                 .description("Events held in a buffer")
                 .register(registry);
-    }
-
-    /** Bucket4j's clock from the injected ticker. */
-    private record TickerTime(Ticker ticker) implements TimeMeter {
-        @Override
-        public long currentTimeNanos() {
-            return ticker.read();
-        }
-
-        @Override
-        public boolean isWallClockBased() {
-            return false;
-        }
     }
 
     @Override
@@ -144,7 +125,7 @@ final class EventSource implements VisitTap, SmartLifecycle {
         if (!running || !anyInterested()) {
             return;
         }
-        if (rate != null && !rate.tryConsume(1)) {
+        if (rate != null && !rate.tryTake()) {
             droppedRate.increment();
             return;
         }
@@ -217,7 +198,10 @@ final class EventSource implements VisitTap, SmartLifecycle {
         if (visits.isEmpty()) {
             return Mono.just(created);
         }
-        return Mono.defer(() -> payloads.ofVisits(visits))
+        return Mono.defer(() -> payloads.ofVisits(visits, error -> {
+                    droppedFailed.increment();
+                    log.debug("Could not turn a visit into updates: {}", error.toString());
+                }))
                 .map(updates -> {
                     if (created.isEmpty()) {
                         return updates;

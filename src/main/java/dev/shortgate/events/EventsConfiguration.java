@@ -8,6 +8,7 @@ import java.util.List;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shortgate.domain.Domains;
 import dev.shortgate.link.store.LinkRepository;
+import dev.shortgate.link.store.LinkTags;
 import dev.shortgate.system.redis.RedisConfigured;
 import dev.shortgate.system.redis.SharedRedis;
 import dev.shortgate.system.settings.ShortgateProperties;
@@ -15,6 +16,7 @@ import dev.shortgate.visit.VisitTap;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.amqp.autoconfigure.ConnectionFactoryCustomizer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -132,12 +134,27 @@ class EventsConfiguration {
                 registry);
     }
 
+    /**
+     * The RabbitMQ client on its NIO loop when {@code shortgate.events.rabbitmq.nio} asks for it: the blocking client
+     * flushes its socket once per message, a system call per event; the loop writes what is queued when it wakes.
+     */
+    @Bean
+    @ConditionalOnBooleanProperty("shortgate.events.rabbitmq.enabled")
+    ConnectionFactoryCustomizer eventsRabbitNio(EventsProperties properties) {
+        return factory -> {
+            if (properties.rabbitmq().nio()) {
+                factory.useNio();
+            }
+        };
+    }
+
     @Bean
     @ConditionalOnBooleanProperty(name = "shortgate.events.enabled", matchIfMissing = true)
     EventSource eventSource(
             EventsProperties properties,
             ShortgateProperties shortgate,
             LinkRepository links,
+            LinkTags tags,
             DatabaseClient db,
             VisitTap.Describer describer,
             JsonMapper json,
@@ -155,7 +172,7 @@ class EventsConfiguration {
         redisTopics.ifAvailable(sinks::add);
         rabbitTopics.ifAvailable(sinks::add);
         ShortUrls shortUrls = new ShortUrls(
-                links, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl(), domains::hostOf);
+                links, tags, db, shortgate.baseUrl().toString(), properties.shortUrlCacheTtl(), domains::hostOf);
         ShlinkPayloads payloads = new ShlinkPayloads(
                 shortUrls, describer, json, shortgate.baseUrl().toString());
         return new EventSource(

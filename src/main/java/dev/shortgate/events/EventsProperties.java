@@ -85,6 +85,9 @@ public record EventsProperties(
      * @param batchSize      updates sent on one channel before waiting for the broker's confirms
      * @param flushInterval  how long a batch waits to fill
      * @param confirmTimeout how long a batch waits for its confirms; then it counts as not confirmed
+     * @param nio            whether the client writes through its NIO loop ({@code ConnectionFactory#useNio}), which
+     *                       may send a batch's frames with fewer socket writes than the blocking client's one flush per
+     *                       message, at the price of a thread hand-off (no difference measured; see performance.md)
      */
     public record Rabbitmq(
             @DefaultValue("false") boolean enabled,
@@ -92,5 +95,6 @@ public record EventsProperties(
             @Positive @DefaultValue("10000") int bufferCapacity,
             @Positive @Max(10_000) @DefaultValue("100") int batchSize,
             @NotNull @DefaultValue("50ms") Duration flushInterval,
-            @NotNull @DefaultValue("5s") Duration confirmTimeout) {}
+            @NotNull @DefaultValue("5s") Duration confirmTimeout,
+            @DefaultValue("false") boolean nio) {}
 }

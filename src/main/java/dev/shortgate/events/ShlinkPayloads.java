@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import dev.shortgate.domain.DomainCodes;
 import dev.shortgate.link.Link;
+import dev.shortgate.link.store.LinkRows;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitTap;
 import reactor.core.publisher.Mono;
@@ -39,29 +41,32 @@ final class ShlinkPayloads {
         this.origin = origin.endsWith("/") ? origin.substring(0, origin.length() - 1) : origin;
     }
 
-    /** The updates of one visit: two for a visit of a link (per code first, as Shlink), one for an orphan visit. */
-    Mono<List<Update>> ofVisit(RawVisit raw) {
-        return ofVisits(List.of(raw));
-    }
-
     /**
      * The updates of these visits, in their order: each visit's short URL is read once for the batch
-     * ({@link ShortUrls#ofCodes}), and each payload written once, the same text on each of its topics.
+     * ({@link ShortUrls#ofCodes}), and each payload written once, the same text on each of its topics. A visit that
+     * cannot be turned into updates (its code fails the store's check, its payload cannot be written) is left out
+     * and told to {@code failed}; the others are not held back by it.
      */
-    Mono<List<Update>> ofVisits(List<RawVisit> visits) {
+    Mono<List<Update>> ofVisits(List<RawVisit> visits, Consumer<RuntimeException> failed) {
         Set<String> codes = new HashSet<>();
         for (RawVisit raw : visits) {
-            if (raw.orphan() == null) {
+            if (raw.orphan() == null && LinkRows.isKey(raw.code())) {
                 codes.add(raw.code());
             }
         }
         return shortUrls.ofCodes(codes).map(shown -> {
             List<Update> updates = new ArrayList<>(visits.size() * 2);
             for (RawVisit raw : visits) {
-                if (raw.orphan() != null) {
-                    updates.add(ofOrphan(raw));
-                } else {
-                    ofLinkVisit(raw, shown.getOrDefault(raw.code(), Map.of()), updates);
+                try {
+                    if (raw.orphan() != null) {
+                        updates.add(ofOrphan(raw));
+                    } else if (!codes.contains(raw.code())) {
+                        throw new IllegalArgumentException("not a code: " + raw.code());
+                    } else {
+                        ofLinkVisit(raw, shown.getOrDefault(raw.code(), ShortUrls.Shown.GONE), updates);
+                    }
+                } catch (RuntimeException e) {
+                    failed.accept(e);
                 }
             }
             return updates;
@@ -74,10 +79,10 @@ final class ShlinkPayloads {
         return new Update(Topics.NEW_ORPHAN_VISIT, write(Map.of("visit", visit)), false);
     }
 
-    private void ofLinkVisit(RawVisit raw, Map<String, Object> shortUrl, List<Update> updates) {
-        Object longUrl = shortUrl.get("longUrl");
+    private void ofLinkVisit(RawVisit raw, ShortUrls.Shown shortUrl, List<Update> updates) {
+        Object longUrl = shortUrl.longUrl();
         Map<String, Object> payload = new LinkedHashMap<>();
-        payload.put("shortUrl", shortUrl);
+        payload.put("shortUrl", shortUrl.json(json));
         payload.put(
                 "visit",
                 visit(raw, shortUrls.urlOf(raw.code()), raw.redirectUrl() != null ? raw.redirectUrl() : longUrl));

@@ -21,8 +21,11 @@ import dev.shortgate.domain.Domains;
 import dev.shortgate.link.Link;
 import dev.shortgate.link.store.LinkRepository;
 import dev.shortgate.link.store.LinkRows;
+import dev.shortgate.link.store.LinkTags;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * Shlink's short URL ({@code ShortUrlDataTransformer}) for the updates: the link, its Shlink fields, tags and visit
@@ -44,13 +47,21 @@ final class ShortUrls {
     private final String baseUrl;
     private final String scheme;
     private final Function<String, String> hostOf;
-    private final AsyncCache<String, Map<String, Object>> cache;
+    private final AsyncCache<String, Shown> cache;
+    private final LinkTags tags;
 
     /**
      * @param hostOf the host of the domain a stored key belongs to, {@code null} for a key of the default domain
      */
-    ShortUrls(LinkRepository links, DatabaseClient db, String baseUrl, Duration ttl, Function<String, String> hostOf) {
+    ShortUrls(
+            LinkRepository links,
+            LinkTags tags,
+            DatabaseClient db,
+            String baseUrl,
+            Duration ttl,
+            Function<String, String> hostOf) {
         this.links = links;
+        this.tags = tags;
         this.db = db;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
         this.scheme = baseUrl.substring(0, baseUrl.indexOf(':'));
@@ -59,9 +70,34 @@ final class ShortUrls {
                 Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).buildAsync();
     }
 
-    /** The short URL of {@code code} as a visit's update shows it; empty when the link is gone. */
-    Mono<Map<String, Object>> ofCode(String code) {
-        return ofCodes(List.of(code)).mapNotNull(found -> found.get(code));
+    /**
+     * A short URL as a visit's update shows it: its fields, and their JSON, written once per read (the first update
+     * that shows it writes it; the others, for {@code short-url-cache-ttl}, reuse the text).
+     */
+    static final class Shown {
+
+        static final Shown GONE = new Shown(Map.of());
+
+        private final Map<String, Object> fields;
+        private RawValue json;
+
+        Shown(Map<String, Object> fields) {
+            this.fields = fields;
+        }
+
+        Object longUrl() {
+            return fields.get("longUrl");
+        }
+
+        /** The fields as JSON, to be embedded as they are; written on the first call (a race writes it twice). */
+        RawValue json(JsonMapper mapper) {
+            RawValue written = json;
+            if (written == null) {
+                written = new RawValue(mapper.writeValueAsString(fields));
+                json = written;
+            }
+            return written;
+        }
     }
 
     /**
@@ -69,7 +105,7 @@ final class ShortUrls {
      * Codes read within {@code short-url-cache-ttl} come from the cache; the rest are read together, one statement
      * per table for all of them (a batch of visits to random codes costs four statements, not four per visit).
      */
-    Mono<Map<String, Map<String, Object>>> ofCodes(Collection<String> codes) {
+    Mono<Map<String, Shown>> ofCodes(Collection<String> codes) {
         if (codes.isEmpty()) {
             return Mono.just(Map.of());
         }
@@ -78,9 +114,9 @@ final class ShortUrls {
                                 codes, (missing, executor) -> readAll(missing).toFuture()),
                         true)
                 .map(found -> {
-                    Map<String, Map<String, Object>> live = new HashMap<>(found.size() * 2);
+                    Map<String, Shown> live = new HashMap<>(found.size() * 2);
                     found.forEach((code, shortUrl) -> {
-                        if (!shortUrl.isEmpty()) {
+                        if (shortUrl != Shown.GONE) {
                             live.put(code, shortUrl);
                         }
                     });
@@ -105,30 +141,30 @@ final class ShortUrls {
         return shape(link, null, false, null, 0, 0, List.of());
     }
 
-    /** Reads these codes' short URLs; a code whose link is gone (or never was) maps to an empty map. */
-    private Mono<Map<String, Map<String, Object>>> readAll(Set<? extends String> codes) {
+    /** Reads these codes' short URLs; a code whose link is gone (or never was) maps to {@link Shown#GONE}. */
+    private Mono<Map<String, Shown>> readAll(Set<? extends String> codes) {
         List<String> keys = List.copyOf(codes);
-        return Mono.zip(links.findByCodes(keys), meta(keys), totals(keys), tags(keys))
+        return Mono.zip(links.findByCodes(keys), meta(keys), totals(keys), tags.of(keys))
                 .map(parts -> {
-                    Map<String, Map<String, Object>> read = new HashMap<>(keys.size() * 2);
+                    Map<String, Shown> read = new HashMap<>(keys.size() * 2);
                     for (String code : keys) {
                         Link link = parts.getT1().get(code);
                         if (link == null || link.deletedAt() != null) {
-                            read.put(code, Map.of());
+                            read.put(code, Shown.GONE);
                             continue;
                         }
                         Meta meta = parts.getT2().getOrDefault(code, Meta.NONE);
                         long[] totals = parts.getT3().getOrDefault(code, NO_VISITS);
                         read.put(
                                 code,
-                                shape(
+                                new Shown(shape(
                                         link,
                                         meta.title,
                                         meta.crawlable,
                                         meta.validSince,
                                         totals[0],
                                         totals[1],
-                                        parts.getT4().getOrDefault(code, List.of())));
+                                        parts.getT4().getOrDefault(code, List.of()))));
                     }
                     return read;
                 });
@@ -165,20 +201,6 @@ final class ShortUrls {
                         new long[] {((Number) row.get("visits")).longValue(), ((Number) row.get("bots")).longValue()}))
                 .all()
                 .collectMap(Map.Entry::getKey, Map.Entry::getValue);
-    }
-
-    private Mono<Map<String, List<String>>> tags(List<String> codes) {
-        return db.sql("SELECT lt.code, t.name FROM link_tag lt JOIN tag t ON t.id = lt.tag_id "
-                        + "WHERE lt.code IN (:codes) ORDER BY t.name")
-                .bind("codes", codes)
-                .map(row -> Map.entry(row.get("code", String.class), row.get("name", String.class)))
-                .all()
-                .collectMultimap(Map.Entry::getKey, Map.Entry::getValue)
-                .map(multimap -> {
-                    Map<String, List<String>> byCode = new HashMap<>(multimap.size() * 2);
-                    multimap.forEach((code, names) -> byCode.put(code, List.copyOf(names)));
-                    return byCode;
-                });
     }
 
     private Map<String, Object> shape(

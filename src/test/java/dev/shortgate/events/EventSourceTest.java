@@ -27,7 +27,7 @@ class EventSourceTest {
     final List<Update> received = new CopyOnWriteArrayList<>();
     final VisitTap.Describer describer = (ip, agent) -> new VisitTap.Describer.Description("DE", "Berlin", false);
     final ShlinkPayloads payloads = new ShlinkPayloads(
-            new ShortUrls(null, null, "https://sho.rt", java.time.Duration.ofSeconds(5), key -> null),
+            new ShortUrls(null, null, null, "https://sho.rt", java.time.Duration.ofSeconds(5), key -> null),
             describer,
             JsonMapper.builder().build(),
             "https://sho.rt");
@@ -192,10 +192,11 @@ class EventSourceTest {
 
     @Test
     void aLinkOnASecondDomainIsShownWithItsBareCodeAndItsDomainsHost() {
-        ShortUrls shortUrls = new ShortUrls(null, null, "https://sho.rt/", java.time.Duration.ofSeconds(5), key -> {
-            assertThat(key).isEqualTo("3~abc");
-            return "two.test";
-        });
+        ShortUrls shortUrls =
+                new ShortUrls(null, null, null, "https://sho.rt/", java.time.Duration.ofSeconds(5), key -> {
+                    assertThat(key).isEqualTo("3~abc");
+                    return "two.test";
+                });
         java.util.Map<String, Object> shown = shortUrls.ofNewLink(new dev.shortgate.link.Link(
                 "3~abc", "https://example.com/", 302, true, Instant.EPOCH, null, null, false, false, null, null));
         assertThat(shown)
@@ -233,6 +234,63 @@ class EventSourceTest {
                         "\"cityName\":\"Berlin\"",
                         "\"date\":\"2026-11-26T06:00:00+00:00\"",
                         "\"referer\":\"\"");
+        source.stop();
+    }
+
+    static RawVisit visitOf(String code, String ip) throws Exception {
+        return new RawVisit(
+                new byte[12],
+                code,
+                Instant.parse("2026-11-26T06:00:00Z"),
+                InetAddress.getByName(ip),
+                "agent",
+                null,
+                OrphanVisitType.INVALID_SHORT_URL,
+                null);
+    }
+
+    @Test
+    void aVisitWhoseCodeFailsTheStoresCheckIsDroppedAloneAndCounted() throws Exception {
+        EventSource source = source(List.of(sink), 10, 0);
+        // a link's visit with a code no statement may name: it must not fail the batch (nor reach the store)
+        source.visited(new RawVisit(
+                new byte[12], "bad code'", Instant.EPOCH, InetAddress.getByName("192.0.2.1"), "a", null, null, null));
+        source.visited(visitOf("first", "192.0.2.2"));
+        source.visited(visitOf("second", "192.0.2.3"));
+        time.advanceTimeBy(FLUSH);
+        assertThat(received).hasSize(2);
+        assertThat(received.get(0).json()).contains("https://sho.rt/first");
+        assertThat(received.get(1).json()).contains("https://sho.rt/second");
+        assertThat(counter("shortgate.events.dropped", "render_failed")).isEqualTo(1);
+        assertThat(source.held()).isZero();
+        source.stop();
+    }
+
+    @Test
+    void aVisitWhosePayloadCannotBeWrittenIsDroppedAloneAndCounted() throws Exception {
+        VisitTap.Describer failing = (ip, agent) -> {
+            if (ip.getHostAddress().equals("192.0.2.66")) {
+                throw new IllegalStateException("no description");
+            }
+            return new VisitTap.Describer.Description(null, null, false);
+        };
+        ShlinkPayloads failingPayloads = new ShlinkPayloads(
+                new ShortUrls(null, null, null, "https://sho.rt", Duration.ofSeconds(5), key -> null),
+                failing,
+                JsonMapper.builder().build(),
+                "https://sho.rt");
+        EventSource source = new EventSource(failingPayloads, List.of(sink), 10, 0, FLUSH, ticker, time, registry);
+        source.start();
+        source.visited(visitOf("one", "192.0.2.1"));
+        source.visited(visitOf("two", "192.0.2.66"));
+        source.visited(visitOf("three", "192.0.2.3"));
+        time.advanceTimeBy(FLUSH);
+        assertThat(received)
+                .extracting(Update::json)
+                .hasSize(2)
+                .anySatisfy(json -> assertThat(json).contains("/one"))
+                .anySatisfy(json -> assertThat(json).contains("/three"));
+        assertThat(counter("shortgate.events.dropped", "render_failed")).isEqualTo(1);
         source.stop();
     }
 

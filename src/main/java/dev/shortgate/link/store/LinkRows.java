@@ -111,6 +111,16 @@ public final class LinkRows {
     }
 
     /**
+     * Whether {@code key} is a stored key a statement may name as a literal: a code ({@link Link#CODE}), or a domain
+     * id and a code ({@link DomainCodes}).
+     */
+    public static boolean isKey(String key) {
+        int at = key.indexOf(DomainCodes.SEPARATOR);
+        return Link.CODE.matcher(at < 0 ? key : key.substring(at + 1)).matches()
+                && (at < 0 || key.substring(0, at).matches("[0-9]{1,9}"));
+    }
+
+    /**
      * Keys ({@link DomainCodes}) as SQL string literals; each is checked to be a code ({@link Link#CODE}: letters,
      * digits, {@code -} and {@code _}), after a domain's number and {@code ~} for another domain's, all of which a
      * quoted literal takes as they are, so nothing can be injected.
@@ -119,9 +129,7 @@ public final class LinkRows {
         StringBuilder sql = new StringBuilder();
         int i = 0;
         for (String code : codes) {
-            int at = code.indexOf(DomainCodes.SEPARATOR);
-            if (!Link.CODE.matcher(at < 0 ? code : code.substring(at + 1)).matches()
-                    || (at >= 0 && !code.substring(0, at).matches("[0-9]{1,9}"))) {
+            if (!isKey(code)) {
                 throw new IllegalArgumentException("not a code: " + code);
             }
             sql.append(i++ == 0 ? "'" : ", '").append(code).append('\'');
