@@ -61,7 +61,7 @@ final class ShlinkPayloads {
                     if (raw.orphan() != null) {
                         updates.add(ofOrphan(raw));
                     } else if (!codes.contains(raw.code())) {
-                        throw new IllegalArgumentException("not a code: " + raw.code());
+                        failed.accept(new IllegalArgumentException("not a code: " + raw.code()));
                     } else {
                         ofLinkVisit(raw, shown.getOrDefault(raw.code(), ShortUrls.Shown.GONE), updates);
                     }

@@ -79,7 +79,8 @@ final class ShortUrls {
         static final Shown GONE = new Shown(Map.of());
 
         private final Map<String, Object> fields;
-        private RawValue json;
+        /** Written by the first reader; volatile so another thread sees the text whole or not at all. */
+        private volatile RawValue json;
 
         Shown(Map<String, Object> fields) {
             this.fields = fields;
