@@ -23,7 +23,8 @@ import reactor.netty.resources.ConnectionProvider;
  * codes in Redis into the near cache in batches ({@link LinkLookup#preload}); fill the near cache with whatever else
  * Redis holds, up to {@code preload-max} links, for at most {@code preload-within}
  * ({@link LinkLookup#preloadWorkingSet}); then send itself {@code requests} redirect requests on its traffic port (at
- * most for {@code requests-within}), so the JIT compiles the request path before real traffic comes. Those requests
+ * most for {@code requests-within}), so the JIT compiles the request path before real traffic comes, and more while
+ * the JIT compilers stay busy ({@link JitActivity}, {@code jit-quiet-below}). Those requests
  * go over the hot codes, topped up to {@code hot-codes} with codes the near cache now holds, and, one in eight,
  * unknown codes; the passes over them alternate: before every other pass this pod's near cache forgets them, so
  * those requests are near-cache misses answered from Redis, and the passes between are near-cache hits. That is the
@@ -39,12 +40,16 @@ final class Warmup {
     /** Requests per pass when there are few or no hot codes: the unknown codes' path wants compiling too. */
     private static final int LEAST_PASS = 64;
 
+    /** The shortest window over which the JIT's activity is judged. */
+    static final long JIT_WINDOW_MILLIS = 1_000;
+
     private final Mono<?> pools;
     private final HotCodes hot;
     private final LinkLookup lookup;
     private final WarmupRequests marks;
     private final WarmupProperties properties;
     private final Scheduler timer;
+    private final JitActivity jit;
     private final Counter preloadedHot;
     private final Counter preloadedWorkingSet;
 
@@ -56,12 +61,25 @@ final class Warmup {
             WarmupProperties properties,
             Scheduler timer,
             MeterRegistry registry) {
+        this(pools, hot, lookup, marks, properties, timer, JitActivity.ofThisJvm(), registry);
+    }
+
+    Warmup(
+            Mono<?> pools,
+            HotCodes hot,
+            LinkLookup lookup,
+            WarmupRequests marks,
+            WarmupProperties properties,
+            Scheduler timer,
+            JitActivity jit,
+            MeterRegistry registry) {
         this.pools = pools;
         this.hot = hot;
         this.lookup = lookup;
         this.marks = marks;
         this.properties = properties;
         this.timer = timer;
+        this.jit = jit;
         this.preloadedHot = preloaded(registry, "hot");
         this.preloadedWorkingSet = preloaded(registry, "working-set");
     }
@@ -146,7 +164,8 @@ final class Warmup {
     /**
      * The internal requests, in passes over the codes (and one in eight unknown ones); before every other pass,
      * starting with the first, the near cache forgets the codes, so those requests are looked up in Redis and the
-     * passes between are near-cache hits. Stops at {@code requests-within}.
+     * passes between are near-cache hits. After {@code requests}, passes go on while the JIT compilers are busy
+     * ({@code jit-quiet-below}). Stops at {@code requests-within}.
      */
     private Mono<Void> requests(int port, List<String> codes) {
         int total = properties.requests();
@@ -163,31 +182,76 @@ final class Warmup {
                 ? "warmup-unknown-" + (i % 64)
                 : codes.get((i - (i + 1) / 8) % codes.size());
         int pass = Math.max(LEAST_PASS, codes.size() + codes.size() / 7);
+        Passes passes = new Passes((total + pass - 1) / pass);
         AtomicInteger sent = new AtomicInteger();
         long started = System.nanoTime();
-        return Flux.range(0, (total + pass - 1) / pass)
-                .concatMap(round -> {
-                    if (round % 2 == 0) {
-                        lookup.forget(codes);
-                    }
-                    return Flux.range(round * pass, Math.min(pass, total - round * pass))
-                            .flatMap(
-                                    i -> client.get()
-                                            .uri("/" + code.apply(i))
-                                            .responseSingle((response, body) -> body.then())
-                                            .doOnSuccess(done -> sent.incrementAndGet())
-                                            .onErrorResume(error -> Mono.empty()),
-                                    properties.concurrency())
-                            .then();
+        return Mono.defer(() -> {
+                    jit.mark();
+                    return passes.send(round -> {
+                        if (round % 2 == 0) {
+                            lookup.forget(codes);
+                        }
+                        int first = round * pass;
+                        int size = round < passes.counted ? Math.min(pass, total - first) : pass;
+                        return Flux.range(first, size)
+                                .flatMap(
+                                        i -> client.get()
+                                                .uri("/" + code.apply(i))
+                                                .responseSingle((response, body) -> body.then())
+                                                .doOnSuccess(done -> sent.incrementAndGet())
+                                                .onErrorResume(error -> Mono.empty()),
+                                        properties.concurrency())
+                                .then();
+                    });
                 })
-                .then()
                 .timeout(properties.requestsWithin(), Mono.empty())
-                .doOnSuccess(done -> log.info(
-                        "Warm-up: answered {} of {} internal request(s) in {} ms",
+                .doOnTerminate(() -> log.info(
+                        "Warm-up: answered {} internal request(s) in {} ms ({} asked, then more while the JIT was"
+                                + " busy); {}",
                         sent.get(),
+                        (System.nanoTime() - started) / 1_000_000,
                         total,
-                        (System.nanoTime() - started) / 1_000_000))
+                        passes.lastWindow == 0
+                                ? "the JIT's activity was not judged"
+                                : "the JIT compiled for " + Math.round(passes.lastBusy * 100) + "% of the last "
+                                        + passes.lastWindow + " ms"))
+                .doOnCancel(() -> log.info("Warm-up: internal requests cancelled after {} answered", sent.get()))
                 .doFinally(signal -> connections.disposeLater().subscribe());
+    }
+
+    /** The passes of the internal requests: the {@code counted} ones, then more while the JIT is busy. */
+    private final class Passes {
+
+        final int counted;
+        volatile double lastBusy = Double.MAX_VALUE; // no window judged yet: busy
+        volatile long lastWindow;
+
+        Passes(int counted) {
+            this.counted = counted;
+        }
+
+        /** The passes, each sent once the one before has been answered, as long as {@link #more} says. */
+        Mono<Void> send(IntFunction<Mono<Void>> pass) {
+            return Flux.range(0, Integer.MAX_VALUE)
+                    .concatMap(round -> pass.apply(round).thenReturn(round))
+                    .takeWhile(round -> more(round + 1))
+                    .then();
+        }
+
+        /** Whether to send pass {@code next}: one of the counted ones, or the JIT was busy over the last window. */
+        boolean more(int next) {
+            long window = jit.elapsedMillis();
+            if (window >= JIT_WINDOW_MILLIS) {
+                lastBusy = jit.busy();
+                lastWindow = window;
+                jit.mark();
+            }
+            if (next < counted) {
+                return true;
+            }
+            double quietBelow = properties.jitQuietBelow();
+            return quietBelow > 0 && lastBusy >= quietBelow;
+        }
     }
 
     private void report(int held, int max, long started) {

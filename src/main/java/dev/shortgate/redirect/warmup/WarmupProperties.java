@@ -2,6 +2,7 @@ package dev.shortgate.redirect.warmup;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -24,6 +25,10 @@ import org.springframework.validation.annotation.Validated;
  * @param preloadMax     after the hot codes, fill the near cache with up to this many more of the links Redis holds
  *                       (whichever Redis walks first), never past the near cache's {@code max-size}; 0: none
  * @param preloadWithin  the longest that fill may take; then the warm-up ends with what it holds
+ * @param jitQuietBelow  after {@code requests}, the internal requests go on in passes (within
+ *                       {@code requests-within}) until, over a second or more, the JIT compilers compiled for less
+ *                       than this share of the time (1.0: one compiler thread busy throughout); 0: stop at
+ *                       {@code requests}
  * @param window         the hot set's time window: a set covers one window and expires after the next, so codes
  *                       that have cooled down leave it; a starting pod reads the current and the previous window
  */
@@ -31,13 +36,14 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 public record WarmupProperties(
         @DefaultValue("true") boolean enabled,
-        @NotNull @DefaultValue("20s") Duration deadline,
+        @NotNull @DefaultValue("35s") Duration deadline,
         @Min(0) @DefaultValue("20000") int requests,
-        @NotNull @DefaultValue("6s") Duration requestsWithin,
+        @NotNull @DefaultValue("20s") Duration requestsWithin,
         @Min(1) @DefaultValue("16") int concurrency,
         @Min(0) @DefaultValue("1000") int hotCodes,
         @Min(1) @DefaultValue("8") int sampleOneIn,
         @NotNull @DefaultValue("30s") Duration publishEvery,
         @NotNull @DefaultValue("10m") Duration window,
         @Min(0) @DefaultValue("100000") int preloadMax,
-        @NotNull @DefaultValue("8s") Duration preloadWithin) {}
+        @NotNull @DefaultValue("8s") Duration preloadWithin,
+        @DecimalMin("0.0") @DefaultValue("0.25") double jitQuietBelow) {}

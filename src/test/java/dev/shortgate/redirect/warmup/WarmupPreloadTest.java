@@ -100,7 +100,8 @@ class WarmupPreloadTest {
                 Duration.ofSeconds(30),
                 Duration.ofMinutes(10),
                 preloadMax,
-                preloadWithin);
+                preloadWithin,
+                0);
         return new Warmup(Mono.empty(), HotCodes.NONE, lookup, WarmupRequests.NONE, properties, timer, registry);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.shortgate.redirect.lookup.LinkLookup;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -106,19 +107,91 @@ class WarmupRequestsTest {
         }
     }
 
+    @Test
+    void afterItsCountTheRequestsGoOnWhileTheJitIsBusyAndStopOnceItIsQuiet() {
+        AtomicLong nanos = new AtomicLong();
+        // each request takes 10 ms of the test's clock; the compilers are busy all along until the 500th
+        long quietFrom = 500 * 10_000_000L;
+        JitActivity jit = new JitActivity(() -> Math.min(nanos.get(), quietFrom) / 1_000_000, nanos::get);
+        DisposableServer server = server(nanos);
+        try {
+            warmup(73, 64, 0.25, Duration.ofSeconds(20), jit).run(server.port()).block(Duration.ofSeconds(30));
+
+            assertThat(requested.size())
+                    .as("past the JIT's quiet point by at most the two windows (of whole passes) that show it")
+                    .isGreaterThan(500)
+                    .isLessThanOrEqualTo(500 + 4 * 73);
+        } finally {
+            server.disposeNow();
+        }
+    }
+
+    @Test
+    void withTheJitCheckOffTheRequestsStopAtTheirCount() {
+        AtomicLong nanos = new AtomicLong();
+        JitActivity alwaysBusy = new JitActivity(() -> nanos.get() / 1_000_000, nanos::get);
+        DisposableServer server = server(nanos);
+        try {
+            warmup(2 * 73, 64, 0, Duration.ofSeconds(20), alwaysBusy)
+                    .run(server.port())
+                    .block(Duration.ofSeconds(30));
+
+            assertThat(requested).hasSize(2 * 73);
+        } finally {
+            server.disposeNow();
+        }
+    }
+
+    @Test
+    void aJitThatStaysBusyHoldsTheRequestsNoLongerThanRequestsWithin() {
+        AtomicLong nanos = new AtomicLong();
+        JitActivity alwaysBusy = new JitActivity(() -> nanos.get() / 1_000_000, nanos::get);
+        DisposableServer server = server(nanos);
+        try {
+            long started = System.nanoTime();
+            warmup(73, 64, 0.25, Duration.ofMillis(500), alwaysBusy)
+                    .run(server.port())
+                    .block(Duration.ofSeconds(30));
+
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+            assertThat(requested.size()).isGreaterThan(73);
+            assertThat(steps).last().isEqualTo("preload 64");
+        } finally {
+            server.disposeNow();
+        }
+    }
+
+    /** Answers 302 and moves the test's clock 10 ms a request. */
+    private DisposableServer server(AtomicLong nanos) {
+        return HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .handle((request, response) -> {
+                    requested.add(request.uri());
+                    nanos.addAndGet(10_000_000L);
+                    return response.status(HttpResponseStatus.FOUND).send();
+                })
+                .bindNow();
+    }
+
     private Warmup warmup(int requests, int hotCodes) {
+        return warmup(requests, hotCodes, 0, Duration.ofSeconds(20), JitActivity.UNKNOWN);
+    }
+
+    private Warmup warmup(int requests, int hotCodes, double jitQuietBelow, Duration requestsWithin, JitActivity jit) {
         WarmupProperties properties = new WarmupProperties(
                 true,
                 Duration.ofSeconds(20),
                 requests,
-                Duration.ofSeconds(20),
+                requestsWithin,
                 1, // one at a time: the count of requests before each forget is exact
                 hotCodes,
                 8,
                 Duration.ofSeconds(30),
                 Duration.ofMinutes(10),
                 100_000,
-                Duration.ofSeconds(8));
+                Duration.ofSeconds(8),
+                jitQuietBelow);
         return new Warmup(
                 Mono.empty(),
                 HotCodes.NONE,
@@ -126,6 +199,7 @@ class WarmupRequestsTest {
                 WarmupRequests.random(),
                 properties,
                 Schedulers.parallel(),
+                jit,
                 registry);
     }
 }
