@@ -25,6 +25,10 @@ import org.apache.datasketches.hll.Union;
  */
 public final class UniqueVisitors {
 
+    static {
+        SketchMemory.load(); // before any sketch: datasketches-memory checks the JDK's version then
+    }
+
     static final int LG_K = 12;
     static final String RELATIVE_ERROR_PERCENT = "1.6";
 
