@@ -96,7 +96,7 @@ log "starting the app (traffic :$APP_PORT, management :$MGMT_PORT, redis=$REDIS)
 # A small heap, so young GCs (and with them jvm_gc_pause) happen during this short run.
 (cd "$WORK" && exec java -Xmx512m -jar "$JAR" "${ARGS[@]}" >"$WORK/app.log" 2>&1) &
 APP_PID=$!
-await 120 curl -sf -m 2 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" \
+await 180 curl -sf -m 2 "http://127.0.0.1:$MGMT_PORT/actuator/health/readiness" \
   || { log "the app did not become ready"; exit 1; }
 
 # --- Prometheus, on loopback, scraping the app every second

@@ -61,7 +61,7 @@ public final class JarProcess implements AutoCloseable {
                 .redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         JarProcess app = new JarProcess(builder.start(), workDir, log, port, managementPort);
-        app.awaitHealthy(Duration.ofSeconds(90));
+        app.awaitHealthy(Duration.ofSeconds(150)); // start, then a warm-up of up to 35 s (its deadline)
         return app;
     }
 
