@@ -60,17 +60,6 @@ final class Warmup {
             WarmupRequests marks,
             WarmupProperties properties,
             Scheduler timer,
-            MeterRegistry registry) {
-        this(pools, hot, lookup, marks, properties, timer, JitActivity.ofThisJvm(), registry);
-    }
-
-    Warmup(
-            Mono<?> pools,
-            HotCodes hot,
-            LinkLookup lookup,
-            WarmupRequests marks,
-            WarmupProperties properties,
-            Scheduler timer,
             JitActivity jit,
             MeterRegistry registry) {
         this.pools = pools;

@@ -89,6 +89,7 @@ class WarmupConfiguration {
                 marks,
                 properties,
                 Schedulers.parallel(),
+                JitActivity.ofThisJvm(),
                 registry);
     }
 

@@ -102,6 +102,14 @@ class WarmupPreloadTest {
                 preloadMax,
                 preloadWithin,
                 0);
-        return new Warmup(Mono.empty(), HotCodes.NONE, lookup, WarmupRequests.NONE, properties, timer, registry);
+        return new Warmup(
+                Mono.empty(),
+                HotCodes.NONE,
+                lookup,
+                WarmupRequests.NONE,
+                properties,
+                timer,
+                JitActivity.UNKNOWN,
+                registry);
     }
 }

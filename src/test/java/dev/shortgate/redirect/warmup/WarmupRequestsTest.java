@@ -28,6 +28,8 @@ class WarmupRequestsTest {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final List<String> steps = new CopyOnWriteArrayList<>();
     final List<String> requested = new CopyOnWriteArrayList<>();
+    /** The test's clock for the JIT's activity. */
+    final AtomicLong nanos = new AtomicLong();
 
     /** Holds codes c0..c99 after the working-set preload; records the order of what the warm-up asks of it. */
     final LinkLookup lookup = new LinkLookup() {
@@ -109,61 +111,40 @@ class WarmupRequestsTest {
 
     @Test
     void afterItsCountTheRequestsGoOnWhileTheJitIsBusyAndStopOnceItIsQuiet() {
-        AtomicLong nanos = new AtomicLong();
         // each request takes 10 ms of the test's clock; the compilers are busy all along until the 500th
-        long quietFrom = 500 * 10_000_000L;
-        JitActivity jit = new JitActivity(() -> Math.min(nanos.get(), quietFrom) / 1_000_000, nanos::get);
-        DisposableServer server = server(nanos);
-        try {
-            warmup(73, 64, 0.25, Duration.ofSeconds(20), jit).run(server.port()).block(Duration.ofSeconds(30));
+        run(warmup(73, 64, 0.25, Duration.ofSeconds(20), jitBusyUntil(500 * 10_000_000L)));
 
-            assertThat(requested.size())
-                    .as("past the JIT's quiet point by at most the two windows (of whole passes) that show it")
-                    .isGreaterThan(500)
-                    .isLessThanOrEqualTo(500 + 4 * 73);
-        } finally {
-            server.disposeNow();
-        }
+        assertThat(requested.size())
+                .as("past the JIT's quiet point by at most the two windows (of whole passes) that show it")
+                .isGreaterThan(500)
+                .isLessThanOrEqualTo(500 + 4 * 73);
     }
 
     @Test
     void withTheJitCheckOffTheRequestsStopAtTheirCount() {
-        AtomicLong nanos = new AtomicLong();
-        JitActivity alwaysBusy = new JitActivity(() -> nanos.get() / 1_000_000, nanos::get);
-        DisposableServer server = server(nanos);
-        try {
-            warmup(2 * 73, 64, 0, Duration.ofSeconds(20), alwaysBusy)
-                    .run(server.port())
-                    .block(Duration.ofSeconds(30));
+        run(warmup(2 * 73, 64, 0, Duration.ofSeconds(20), jitBusyUntil(Long.MAX_VALUE)));
 
-            assertThat(requested).hasSize(2 * 73);
-        } finally {
-            server.disposeNow();
-        }
+        assertThat(requested).hasSize(2 * 73);
     }
 
     @Test
     void aJitThatStaysBusyHoldsTheRequestsNoLongerThanRequestsWithin() {
-        AtomicLong nanos = new AtomicLong();
-        JitActivity alwaysBusy = new JitActivity(() -> nanos.get() / 1_000_000, nanos::get);
-        DisposableServer server = server(nanos);
-        try {
-            long started = System.nanoTime();
-            warmup(73, 64, 0.25, Duration.ofMillis(500), alwaysBusy)
-                    .run(server.port())
-                    .block(Duration.ofSeconds(30));
+        long started = System.nanoTime();
+        run(warmup(73, 64, 0.25, Duration.ofMillis(500), jitBusyUntil(Long.MAX_VALUE)));
 
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
-            assertThat(requested.size()).isGreaterThan(73);
-            assertThat(steps).last().isEqualTo("preload 64");
-        } finally {
-            server.disposeNow();
-        }
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(requested.size()).isGreaterThan(73);
+        assertThat(steps).last().isEqualTo("preload 64");
     }
 
-    /** Answers 302 and moves the test's clock 10 ms a request. */
-    private DisposableServer server(AtomicLong nanos) {
-        return HttpServer.create()
+    /** The compilers busy all along until {@code quietFrom} on the test's clock, then idle. */
+    private JitActivity jitBusyUntil(long quietFrom) {
+        return new JitActivity(() -> Math.min(nanos.get(), quietFrom) / 1_000_000, nanos::get);
+    }
+
+    /** Runs the warm-up against a server that answers 302 and moves the test's clock 10 ms a request. */
+    private void run(Warmup warmup) {
+        DisposableServer server = HttpServer.create()
                 .host("127.0.0.1")
                 .port(0)
                 .handle((request, response) -> {
@@ -172,6 +153,11 @@ class WarmupRequestsTest {
                     return response.status(HttpResponseStatus.FOUND).send();
                 })
                 .bindNow();
+        try {
+            warmup.run(server.port()).block(Duration.ofSeconds(30));
+        } finally {
+            server.disposeNow();
+        }
     }
 
     private Warmup warmup(int requests, int hotCodes) {
