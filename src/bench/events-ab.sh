@@ -2,7 +2,7 @@
 # Hot with events on or off (issue 27's A/B), one run.sh invocation on a RabbitMQ vhost emptied first, with the
 # broker's CPU over the run. Alternate on and off, same jar, several rounds; compare × nginx and µs CPU/req.
 #
-#   src/bench/events-ab.sh LABEL JAR on|off WARMUP [JVM flags...]
+#   src/bench/events-ab.sh LABEL JAR on|off|rabbitmq|redis WARMUP [JVM flags...]
 #   e.g. PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH src/bench/events-ab.sh j25-on target/shortgate.jar on 60s
 #
 # Output in $OUT_ROOT/LABEL (default /tmp/shortgate-events-ab). Needs rabbitmqctl (RabbitMQ on 127.0.0.1:5672).

@@ -61,7 +61,8 @@ OUT_DIR=${OUT_DIR:-$ROOT/target/bench}
 KEEP_DB=${KEEP_DB:-0}
 PROFILE=${PROFILE:-0}              # 1: record each app with JFR and print its hottest frames per scenario
 ASYNC_PROFILER=${ASYNC_PROFILER:-} # with PROFILE=1: libasyncProfiler.so (tools.profiler:async-profiler): CPU, 1 ms
-EVENTS=${EVENTS:-off}              # on: the redirect apps also publish Shlink's events to RabbitMQ and Redis
+EVENTS=${EVENTS:-off}              # on: the redirect apps also publish Shlink's events to RabbitMQ and Redis;
+                                   # rabbitmq or redis: to that one only
 RABBITMQ_URL=${RABBITMQ_URL:-amqp://guest:guest@127.0.0.1:5672} # with EVENTS=on: the broker
 
 usage() {
@@ -419,10 +420,14 @@ NEAR_HOT_SIZE=$(( LINKS * 2 > 100000 ? LINKS * 2 : 100000 ))
 APP_HOT=(--spring.data.redis.url="$REDIS_URL"
          --shortgate.redirect.near-cache.max-size="$NEAR_HOT_SIZE" --shortgate.redirect.near-cache.ttl=1h)
 # EVENTS=on: every visit also becomes Shlink's events on RabbitMQ and Redis pub/sub (issue 27's A/B)
-if [ "$EVENTS" = on ]; then
-  APP_HOT+=(--shortgate.events.rabbitmq.enabled=true --shortgate.events.redis.enabled=true
-            --spring.rabbitmq.addresses="$RABBITMQ_URL")
-fi
+case "$EVENTS" in
+  on) APP_HOT+=(--shortgate.events.rabbitmq.enabled=true --shortgate.events.redis.enabled=true
+                --spring.rabbitmq.addresses="$RABBITMQ_URL") ;;
+  rabbitmq) APP_HOT+=(--shortgate.events.rabbitmq.enabled=true --spring.rabbitmq.addresses="$RABBITMQ_URL") ;;
+  redis) APP_HOT+=(--shortgate.events.redis.enabled=true) ;;
+  off) ;;
+  *) echo "EVENTS must be on, off, rabbitmq or redis" >&2; exit 2 ;;
+esac
 NEAR_OFF=(--shortgate.redirect.near-cache.max-size=1 --shortgate.redirect.near-cache.ttl=1ms
           --shortgate.redirect.near-cache.negative-ttl=1ms)
 APP_URL="http://127.0.0.1:$APP_PORT/"
