@@ -50,8 +50,31 @@ public final class RunningApp implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /**
+     * Closes the pod, waiting at most {@link #CLOSE_BOUND}. Pods in one JVM share Reactor Netty's global event loops:
+     * when an earlier pod's close has already terminated them, this pod's {@code ReactorResourceFactory.stop()} can
+     * wait forever on a dispose whose listener Netty could not notify ("Failed to submit a listener notification task.
+     * Event loop shut down?"); that hung a CI run for good. Past the bound the close is interrupted, which ends that
+     * wait, and the rest of the context closes. A pod in production is one context in its own JVM.
+     */
     @Override
     public void close() {
-        context.close();
+        Thread closer = new Thread(context::close, "pod-close");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(CLOSE_BOUND.toMillis());
+            if (closer.isAlive()) {
+                closer.interrupt();
+                closer.join(CLOSE_BOUND.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (closer.isAlive()) {
+            throw new IllegalStateException("A pod did not close within " + CLOSE_BOUND.multipliedBy(2));
+        }
     }
+
+    private static final Duration CLOSE_BOUND = Duration.ofSeconds(60);
 }
