@@ -59,7 +59,7 @@ public interface LinkLookup {
         private final Link link; // null: the code is unknown
         private final Tier tier;
         private final Found near; // this answer as the near cache tells it once loaded: this one when tier is NEAR
-        private RedirectAnswer answer; // made on first use; immutable, so a racy set is harmless
+        private RedirectAnswer answer; // made on first use (by the near twin); immutable, so a racy set is harmless
 
         private Found(Link link, Tier tier) {
             this.link = link;
@@ -84,8 +84,14 @@ public interface LinkLookup {
             return near;
         }
 
-        /** The link's prepared answer, made once per cached entry; {@code null} for an unknown code. */
+        /**
+         * The link's prepared answer, made once per link and shared by this answer and its {@link #near()} twin (a
+         * near cache of 100,000 links would otherwise hold 200,000 of them); {@code null} for an unknown code.
+         */
         public RedirectAnswer answer(RedirectAnswer.Factory factory) {
+            if (near != this) {
+                return near.answer(factory);
+            }
             RedirectAnswer prepared = answer;
             if (prepared == null && link != null) {
                 prepared = factory.of(link);
