@@ -57,11 +57,17 @@ final class CountClassifier {
         }
     }
 
-    /** The labels this pod kept for one link and day, per dimension (one map entry per link and day). */
+    /**
+     * The labels this pod kept for one link and day, per dimension (one map entry per link and day, so a pod that
+     * saw 100,000 links today holds 100,000 of these): per dimension {@code null} (none yet), an array while there
+     * are at most {@link #FEW} (most links show one browser, one OS, one country on a day), then a set.
+     */
     private static final class KeptLabels {
-        @SuppressWarnings("unchecked")
-        final Set<String>[] byDimension = new Set[Dimension.values().length];
+        final Object[] byDimension = new Object[Dimension.values().length]; // null, String[] or Set<String>
     }
+
+    /** Labels of one link, day and dimension kept in an array, searched in turn; past this, in a set. */
+    static final int FEW = 8;
 
     private final VisitEnricher enricher;
     private final int maxLabels;
@@ -175,18 +181,48 @@ final class CountClassifier {
     /** The label itself while this pod has kept fewer than {@code max-labels} for the link, day and dimension. */
     private String admit(KeptLabels labelsOfDay, Dimension dimension, String value) {
         String label = value.length() > 255 ? value.substring(0, 255) : value;
-        Set<String> kept = labelsOfDay.byDimension[dimension.ordinal()];
-        if (kept == null) {
-            kept = new HashSet<>(4);
-            labelsOfDay.byDimension[dimension.ordinal()] = kept;
-        }
-        if (kept.contains(label) || Dimension.OTHER.equals(label)) {
+        if (Dimension.OTHER.equals(label)) {
             return label;
         }
-        if (kept.size() >= maxLabels) {
+        int d = dimension.ordinal();
+        Object kept = labelsOfDay.byDimension[d];
+        if (kept instanceof Set<?> set) {
+            @SuppressWarnings("unchecked")
+            Set<String> many = (Set<String>) set;
+            if (many.contains(label)) {
+                return label;
+            }
+            if (many.size() >= maxLabels) {
+                return Dimension.OTHER;
+            }
+            many.add(label);
+            return label;
+        }
+        String[] few = (String[]) kept;
+        int size = 0;
+        if (few != null) {
+            for (; size < few.length && few[size] != null; size++) {
+                if (few[size].equals(label)) {
+                    return label;
+                }
+            }
+        }
+        if (size >= maxLabels) {
             return Dimension.OTHER;
         }
-        kept.add(label);
+        if (few == null) {
+            labelsOfDay.byDimension[d] = new String[] {label};
+        } else if (size < few.length) {
+            few[size] = label;
+        } else if (size < FEW) {
+            String[] grown = Arrays.copyOf(few, Math.min(FEW, size * 2));
+            grown[size] = label;
+            labelsOfDay.byDimension[d] = grown;
+        } else {
+            Set<String> many = new HashSet<>(Arrays.asList(few));
+            many.add(label);
+            labelsOfDay.byDimension[d] = many;
+        }
         return label;
     }
 }
