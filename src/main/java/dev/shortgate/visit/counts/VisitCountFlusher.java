@@ -6,9 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -275,51 +273,24 @@ public final class VisitCountFlusher {
     }
 
     /**
-     * Drains the tally and writes it in chunks, up to {@code counts-write-concurrency} at once. Chunks hold whole
-     * links in code order, so two of them never upsert the same link's rows; the orphan rows they may share are
-     * locked in one table and key order by every transaction, so they wait for each other but cannot deadlock.
-     *
-     * <p>Every chunk is classified and turned into its statements at once, on a worker thread (one at a time: the
-     * classifier is not thread-safe), and the drained counts are let go: while the flush writes, which takes as
-     * long as the database does, it holds a few statement texts per chunk and the visits per link they settle,
-     * rather than a dozen small objects per visit that every young collection in that time would have to copy.
-     * Each chunk's statements are let go once written.
+     * Drains the tally and writes it in chunks: classified one at a time (the classifier is not thread-safe), written
+     * up to {@code counts-write-concurrency} at once. Chunks hold whole links in code order, so two of them never
+     * upsert the same link's rows; the orphan rows they may share are locked in one table and key order by every
+     * transaction, so they wait for each other but cannot deadlock.
      */
     private Mono<Void> flushCounts() {
         return Mono.defer(() -> {
-            List<VisitTally.Count> drained = tally.drain();
-            if (drained.isEmpty()) {
+            List<List<VisitTally.Count>> chunks = chunks(tally.drain());
+            if (chunks.isEmpty()) {
                 return Mono.<Void>empty();
             }
             cycleStarted = timer.now(TimeUnit.NANOSECONDS);
-            return Mono.fromCallable(() -> prepared(drained))
-                    .subscribeOn(workers)
-                    .flatMapMany(ready -> Flux.<Prepared>generate(sink -> {
-                        Prepared next = ready.poll(); // taken out, so a written chunk is not held to the end
-                        if (next == null) {
-                            sink.complete();
-                        } else {
-                            sink.next(next);
-                        }
-                    }))
+            return Flux.fromIterable(chunks)
+                    .concatMap(this::classified)
                     .flatMap(this::flushChunk, properties.countsWriteConcurrency())
                     .then()
                     .doFinally(signal -> cycleStarted = IDLE);
         });
-    }
-
-    /** The drained counts as chunks ready to write, in code order. */
-    private Deque<Prepared> prepared(List<VisitTally.Count> drained) {
-        List<List<VisitTally.Count>> chunks = chunks(drained);
-        drained.clear();
-        Deque<Prepared> ready = new ArrayDeque<>(chunks.size());
-        for (int i = 0; i < chunks.size(); i++) {
-            List<VisitTally.Count> counts = chunks.set(i, null); // let each chunk's counts go once it is prepared
-            long start = System.nanoTime();
-            Flush flush = classifier.flush(writerId, seq.incrementAndGet(), counts);
-            ready.add(new Prepared(writer.write(flush), VisitTally.Settles.of(counts), flush.visits(), start));
-        }
-        return ready;
     }
 
     /**
@@ -361,25 +332,34 @@ public final class VisitCountFlusher {
         return chunks;
     }
 
-    /**
-     * A chunk ready to write: its write (the statements already built, so the counts it came from can go), the
-     * visits per link it settles, all its visits, and when its flush began.
-     */
-    private record Prepared(Mono<Void> write, VisitTally.Settles settles, long visits, long start) {}
+    /** A chunk of drained counts, its flush (ids and deltas), and when its flush began. */
+    private record Classified(List<VisitTally.Count> counts, Flush flush, long start) {}
 
-    private Mono<Void> flushChunk(Prepared chunk) {
-        return written(chunk.write())
+    private Mono<Classified> classified(List<VisitTally.Count> counts) {
+        return Mono.fromCallable(() -> {
+                    long start = System.nanoTime();
+                    return new Classified(counts, classifier.flush(writerId, seq.incrementAndGet(), counts), start);
+                })
+                .subscribeOn(workers);
+    }
+
+    private Mono<Void> flushChunk(Classified chunk) {
+        List<VisitTally.Count> counts = chunk.counts();
+        Flush flush = chunk.flush();
+        return written(writer.write(flush))
                 .then(Mono.fromRunnable(() -> {
-                    tally.written(chunk.settles());
-                    flushed.increment(chunk.visits());
+                    tally.written(counts);
+                    flushed.increment(flush.visits());
                     flushes.record(System.nanoTime() - chunk.start(), TimeUnit.NANOSECONDS);
                 }))
                 .onErrorResume(WriteRetry::neverSucceeds, error -> {
-                    tally.written(chunk.settles());
-                    droppedWriteFailed.increment(chunk.visits());
+                    long lost =
+                            counts.stream().mapToLong(VisitTally.Count::visits).sum();
+                    tally.written(counts);
+                    droppedWriteFailed.increment(lost);
                     log.error(
                             "Dropped the counts of {} visits: the database rejected the flush: {}",
-                            chunk.visits(),
+                            lost,
                             Causes.root(error).toString());
                     return Mono.empty();
                 })

@@ -2,7 +2,6 @@ package dev.shortgate.visit.counts;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,12 +23,10 @@ import dev.shortgate.visit.Dimension;
  * entries per link between two flushes; visits beyond that add to the link's "other" entry, whose dimensions are
  * all "other" (bot or not is still told apart, from the flusher's classification cache or the user agent's look).
  *
- * <p>Exactness without locks: each entry is an {@link AtomicLong}. {@link #drain} takes each count and retires
- * the entry in one step, {@code getAndSet(}{@link #RETIRED}{@code )}, and removes it, so an increment lands either
- * in this flush or, through a fresh entry put in the retired one's place, in the next one. No increment is ever
- * lost. An entry lives at most one flush interval: at 20,000 visits a second over 100,000 links nearly every visit
- * is an entry of its own, and keeping drained entries for another interval (as this class once did, to spare a hot
- * link a new entry per flush) doubled what the young collections had to copy.
+ * <p>Exactness without locks: each entry is an {@link AtomicLong}. {@link #drain} takes each count with
+ * {@code getAndSet(0)}, so an increment lands either in this flush or in the next one. An entry that stayed at 0
+ * for a whole flush is retired by swinging it from 0 to {@link #RETIRED} and removing it; an increment that finds
+ * a retired entry puts a fresh one in its place. No increment is ever lost.
  */
 public final class VisitTally {
 
@@ -163,69 +160,37 @@ public final class VisitTally {
     }
 
     /**
-     * Takes every count gathered since the last drain and retires every entry (a later visit makes a fresh one).
-     * Called by the one flusher, never concurrently with itself.
+     * Takes every count gathered since the last drain, and retires the entries that had none. Called by the one
+     * flusher, never concurrently with itself.
      */
     List<Count> drain() {
-        List<Count> counts = new ArrayList<>(entries.size());
+        List<Count> counts = new ArrayList<>();
         entries.forEach((facts, entry) -> {
-            long n = entry.getAndSet(RETIRED);
-            entries.remove(facts, entry);
+            long n = entry.getAndUpdate(v -> v == RETIRED ? RETIRED : 0);
             if (n > 0) {
                 counts.add(new Count(facts, n, entry.address));
+            } else if (n == 0 && entry.compareAndSet(0, RETIRED)) {
+                entries.remove(facts, entry);
             }
         });
         codes.forEach((code, perCode) -> perCode.created.set(0));
         return counts;
     }
 
-    /**
-     * The visits of some drained counts per link: what writing them settles, without the counts themselves, so a
-     * flush can let go of its counts once it has turned them into statements and keep only this while it writes.
-     */
-    public record Settles(String[] codes, long[] visits) {
-        /** Of these counts; a link comes once when its counts are next to each other (a flush's chunks are in code order). */
-        public static Settles of(List<Count> counts) {
-            String[] codes = new String[counts.size()];
-            long[] visits = new long[counts.size()];
-            int n = -1;
-            for (Count count : counts) {
-                String code = count.facts().code();
-                if (n < 0 || !codes[n].equals(code)) {
-                    codes[++n] = code;
-                }
-                visits[n] += count.visits();
-            }
-            return new Settles(Arrays.copyOf(codes, n + 1), Arrays.copyOf(visits, n + 1));
-        }
-
-        /** All the visits. */
-        public long total() {
-            long total = 0;
-            for (long v : visits) {
-                total += v;
-            }
-            return total;
-        }
-    }
-
     /** The visits of these counts are written: they no longer count as held in memory. */
     void written(List<Count> counts) {
-        written(Settles.of(counts));
-    }
-
-    /** The visits these settle are written: they no longer count as held in memory. */
-    void written(Settles settled) {
         long total = 0;
-        for (int i = 0; i < settled.codes().length; i++) {
-            PerCode perCode = codes.get(settled.codes()[i]);
+        java.util.Set<String> touched = new java.util.HashSet<>();
+        for (Count count : counts) {
+            PerCode perCode = codes.get(count.facts().code());
             if (perCode != null) {
-                perCode.unwritten.addAndGet(-settled.visits()[i]);
+                perCode.unwritten.addAndGet(-count.visits());
+                touched.add(count.facts().code());
             }
-            total += settled.visits()[i];
+            total += count.visits();
         }
         pending.add(-total);
-        for (String code : settled.codes()) { // only the links of these counts: a flush of 100,000 links comes in chunks
+        for (String code : touched) { // only the links of these counts: a flush of 100,000 links comes in chunks
             PerCode perCode = codes.get(code);
             if (perCode != null && perCode.unwritten.get() <= 0 && perCode.created.get() == 0) {
                 codes.remove(code, perCode); // idle: a later visit makes a new one
