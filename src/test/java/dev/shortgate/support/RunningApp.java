@@ -51,11 +51,12 @@ public final class RunningApp implements AutoCloseable {
     }
 
     /**
-     * Closes the pod, waiting at most {@link #CLOSE_BOUND}. Pods in one JVM share Reactor Netty's global event loops:
-     * when an earlier pod's close has already terminated them, this pod's {@code ReactorResourceFactory.stop()} can
+     * Closes the pod, waiting at most {@link #CLOSE_BOUND}. Pods in one JVM once shared Reactor Netty's global event
+     * loops: when an earlier pod's close had terminated them, a later pod's {@code ReactorResourceFactory.stop()} could
      * wait forever on a dispose whose listener Netty could not notify ("Failed to submit a listener notification task.
-     * Event loop shut down?"); that hung a CI run for good. Past the bound the close is interrupted, which ends that
-     * wait, and the rest of the context closes. A pod in production is one context in its own JVM.
+     * Event loop shut down?"), which hung a CI run for good. Each pod now has resources of its own
+     * ({@link TestServers#startApp}); the bound stays as a guard, so no close can hang a run: past it the close is
+     * interrupted, which ends such a wait, and the rest of the context closes.
      */
     @Override
     public void close() {

@@ -15,6 +15,8 @@ import io.r2dbc.spi.ConnectionFactoryOptions;
 import org.junit.jupiter.api.Assumptions;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
 
 /**
  * The real MariaDB and Redis that integration tests use, named by {@code SHORTGATE_TEST_R2DBC_URL} (for example
@@ -132,7 +134,24 @@ public final class TestServers {
         String[] args = all.entrySet().stream()
                 .map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
-        return new SpringApplicationBuilder(ShortgateApplication.class).run(args);
+        return new SpringApplicationBuilder(ShortgateApplication.class)
+                .initializers(TestServers::ownNettyResources)
+                .run(args);
+    }
+
+    /**
+     * Gives the pod Reactor Netty resources (event loops, connection pool) of its own in place of the global ones
+     * Boot's factory would use ({@code @ConditionalOnMissingBean}): pods in one test JVM that share the global loops
+     * each stop them on close, and a later pod's close could then wait forever on a dispose Netty could no longer
+     * report ("Failed to submit a listener notification task"). A pod in production is one context in its own JVM.
+     */
+    private static void ownNettyResources(ConfigurableApplicationContext context) {
+        ((GenericApplicationContext) context)
+                .registerBean("reactorResourceFactory", ReactorResourceFactory.class, () -> {
+                    ReactorResourceFactory own = new ReactorResourceFactory();
+                    own.setUseGlobalResources(false);
+                    return own;
+                });
     }
 
     /** One throwaway database on the test server. */
