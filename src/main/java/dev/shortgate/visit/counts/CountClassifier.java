@@ -59,8 +59,9 @@ final class CountClassifier {
 
     /**
      * The labels this pod kept for one link and day, per dimension (one map entry per link and day, so a pod that
-     * saw 100,000 links today holds 100,000 of these): per dimension {@code null} (none yet), an array while there
-     * are at most {@link #FEW} (most links show one browser, one OS, one country on a day), then a set.
+     * saw 100,000 links today holds 100,000 of these): per dimension {@code null} (none yet), an array exactly as
+     * long as the labels it holds while they are at most {@link #FEW} (most links show one browser, one OS, one
+     * country on a day), then a set.
      */
     private static final class KeptLabels {
         final Object[] byDimension = new Object[Dimension.values().length]; // null, String[] or Set<String>
@@ -68,6 +69,8 @@ final class CountClassifier {
 
     /** Labels of one link, day and dimension kept in an array, searched in turn; past this, in a set. */
     static final int FEW = 8;
+
+    private static final String[] NONE = {};
 
     private final VisitEnricher enricher;
     private final int maxLabels;
@@ -198,25 +201,18 @@ final class CountClassifier {
             many.add(label);
             return label;
         }
-        String[] few = (String[]) kept;
-        int size = 0;
-        if (few != null) {
-            for (; size < few.length && few[size] != null; size++) {
-                if (few[size].equals(label)) {
-                    return label;
-                }
+        String[] few = kept == null ? NONE : (String[]) kept;
+        for (String known : few) {
+            if (known.equals(label)) {
+                return label;
             }
         }
-        if (size >= maxLabels) {
+        if (few.length >= maxLabels) {
             return Dimension.OTHER;
         }
-        if (few == null) {
-            labelsOfDay.byDimension[d] = new String[] {label};
-        } else if (size < few.length) {
-            few[size] = label;
-        } else if (size < FEW) {
-            String[] grown = Arrays.copyOf(few, Math.min(FEW, size * 2));
-            grown[size] = label;
+        if (few.length < FEW) { // grown by one each time: a link gains at most FEW labels a day here
+            String[] grown = Arrays.copyOf(few, few.length + 1);
+            grown[few.length] = label;
             labelsOfDay.byDimension[d] = grown;
         } else {
             Set<String> many = new HashSet<>(Arrays.asList(few));
