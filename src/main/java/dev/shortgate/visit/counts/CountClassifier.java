@@ -125,8 +125,7 @@ final class CountClassifier {
                 if (facts.agent() != null) {
                     botByAgent.put(facts.agent(), bot);
                 }
-                values[Dimension.COUNTRY.ordinal()] =
-                        enricher.country(count.address() != null ? count.address() : facts.network());
+                values[Dimension.COUNTRY.ordinal()] = enricher.country(count.address()); // the network's first
                 values[Dimension.BROWSER.ordinal()] = agent.browser();
                 values[Dimension.OS.ordinal()] = agent.os();
                 values[Dimension.DEVICE_CLASS.ordinal()] = agent.deviceClass();

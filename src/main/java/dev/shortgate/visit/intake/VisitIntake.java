@@ -15,7 +15,6 @@ import dev.shortgate.visit.VisitTap;
 import dev.shortgate.visit.counts.UniqueVisitors;
 import dev.shortgate.visit.counts.VisitCountFlusher;
 import dev.shortgate.visit.counts.VisitTally;
-import dev.shortgate.visit.enrich.IpAnonymizer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -158,21 +157,15 @@ final class VisitIntake {
             }
             Instant at = clock.instant();
             long day = Math.floorDiv(at.getEpochSecond(), SECONDS_PER_DAY);
-            String agent = VisitRecorder.truncate(userAgent, properties.userAgentMaxLength());
+            // interned: the raw row waits for its batch (seconds, when the database is behind) with the tally's copy
+            String agent = tally.intern(VisitRecorder.truncate(userAgent, properties.userAgentMaxLength()));
             String ref = VisitRecorder.truncate(referer, properties.refererMaxLength());
             if (orphan == null) {
-                tally.add(
-                        code,
-                        day,
-                        agent,
-                        clientIp == null ? null : IpAnonymizer.anonymise(clientIp),
-                        VisitTally.refererHost(ref),
-                        clientIp,
-                        redirectUrl);
+                tally.add(code, day, agent, clientIp, VisitTally.refererHost(ref), redirectUrl);
                 uniques.add(code, day, clientIp, agent, counts.isBot(agent));
                 counted.increment();
             } else {
-                tally.add(orphan.tallyKey(domainId), day, agent, null, null, null);
+                tally.add(orphan.tallyKey(domainId), day, agent, null, null);
                 orphansCounted.increment();
             }
             RawVisit raw =

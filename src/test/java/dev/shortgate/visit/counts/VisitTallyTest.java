@@ -2,6 +2,7 @@ package dev.shortgate.visit.counts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -102,6 +103,62 @@ class VisitTallyTest {
         assertThat(tally.drain())
                 .extracting(c -> c.facts().code() + "=" + c.visits())
                 .containsExactlyInAnyOrder("x=1", "y=1");
+    }
+
+    @Test
+    void anEntryIsTheClientsNetworkAndKeepsTheFirstAddressItSaw() throws Exception {
+        VisitTally tally = new VisitTally(10, agent -> false);
+        tally.add("x", 1, "a", InetAddress.getByName("81.2.69.142"), null);
+        tally.add("x", 1, "a", InetAddress.getByName("81.2.69.7"), null);
+        tally.add("x", 1, "a", InetAddress.getByName("81.2.70.1"), null);
+        tally.add("x", 1, "a", InetAddress.getByName("2001:db8:85a3:8d3:1319:8a2e:370:7348"), null);
+        tally.add("x", 1, "a", InetAddress.getByName("2001:db8:85a3:8d3::1"), null);
+
+        assertThat(tally.drain())
+                .extracting(c ->
+                        c.facts().network().getHostAddress() + " " + c.address().getHostAddress() + " " + c.visits())
+                .containsExactlyInAnyOrder(
+                        "81.2.69.0 81.2.69.142 2",
+                        "81.2.70.0 81.2.70.1 1",
+                        "2001:db8:85a3:8d3:0:0:0:0 2001:db8:85a3:8d3:1319:8a2e:370:7348 2");
+    }
+
+    @Test
+    void entriesShareOneStringPerAgentAndPerLinkNotTheOnesEachRequestBrought() {
+        VisitTally tally = new VisitTally(10, agent -> false);
+        String agent = "Mozilla/5.0 (X11; Linux x86_64)";
+        tally.add(new String("x"), 1, new String(agent), null, new String("news.example"));
+        tally.add(new String("x"), 2, new String(agent), null, new String("news.example"));
+        tally.add(new String("y"), 1, new String(agent), null, null);
+
+        List<VisitTally.Facts> facts =
+                tally.drain().stream().map(VisitTally.Count::facts).toList();
+
+        assertThat(facts).hasSize(3).allSatisfy(f -> assertThat(f.agent())
+                .isSameAs(facts.get(0).agent()));
+        assertThat(facts)
+                .filteredOn(f -> f.code().equals("x"))
+                .hasSize(2)
+                .allSatisfy(f -> assertThat(f.refererHost()).isEqualTo("news.example"))
+                .extracting(VisitTally.Facts::code)
+                .allSatisfy(code -> assertThat(code)
+                        .isSameAs(facts.stream()
+                                .filter(f -> f.code().equals("x"))
+                                .findFirst()
+                                .orElseThrow()
+                                .code()));
+    }
+
+    @Test
+    void aDrainRetiresWhatItTookSoTheNextVisitStartsAFreshEntry() {
+        VisitTally tally = new VisitTally(10, agent -> false);
+        tally.add("x", 1, "a", null, null);
+
+        assertThat(sum(tally.drain())).isEqualTo(1);
+        assertThat(tally.size()).isZero();
+        tally.add("x", 1, "a", null, null);
+        assertThat(tally.size()).isOne();
+        assertThat(sum(tally.drain())).isEqualTo(1);
     }
 
     @Test
