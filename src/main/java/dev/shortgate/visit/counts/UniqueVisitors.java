@@ -5,6 +5,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.datasketches.hll.HllSketch;
@@ -42,6 +43,8 @@ public final class UniqueVisitors {
         final long createdAt;
         boolean dirty;
         boolean retired;
+        /** Its link's visits were deleted: its row must not be written any more. */
+        boolean forgotten;
 
         DaySketch(String code, long epochDay, SecureRandom random, long createdAt) {
             this.code = code;
@@ -97,16 +100,24 @@ public final class UniqueVisitors {
      * memory once taken (a later visit of such a day, which the clock does not make, would start a new writer).
      */
     List<Row> changed(long today) {
-        List<Row> rows = new ArrayList<>();
+        return dirty(today).stream()
+                .map(UniqueVisitors::row)
+                .filter(Objects::nonNull)
+                .toList();
+    }
+
+    /**
+     * The sketches changed since the last call, to be serialized with {@link #row} when written: a flush of 100,000
+     * links then holds their rows one transaction at a time, not all at once for as long as the flush takes. Sketches
+     * of days before {@code today} are retired from memory here (a later visit of such a day, which the clock does
+     * not make, would start a new writer); their rows can still be taken.
+     */
+    List<DaySketch> dirty(long today) {
+        List<DaySketch> dirty = new ArrayList<>();
         sketches.forEach((key, day) -> {
             synchronized (day) {
                 if (day.dirty) {
-                    rows.add(new Row(
-                            day.code,
-                            day.epochDay,
-                            day.writer,
-                            day.all.toCompactByteArray(),
-                            day.humans.toCompactByteArray()));
+                    dirty.add(day);
                     day.dirty = false;
                 }
                 if (day.epochDay < today) {
@@ -115,7 +126,21 @@ public final class UniqueVisitors {
                 }
             }
         });
-        return rows;
+        return dirty;
+    }
+
+    /**
+     * A sketch's row, as it is now (a visit since it was found dirty is in it, and marks it dirty again); {@code null}
+     * once its link's visits were deleted ({@link #forget}).
+     */
+    static Row row(DaySketch day) {
+        synchronized (day) {
+            if (day.forgotten) {
+                return null;
+            }
+            return new Row(
+                    day.code, day.epochDay, day.writer, day.all.toCompactByteArray(), day.humans.toCompactByteArray());
+        }
     }
 
     /**
@@ -130,6 +155,7 @@ public final class UniqueVisitors {
                 synchronized (day) {
                     if (day.createdAt <= before && !day.retired) {
                         day.retired = true;
+                        day.forgotten = true;
                         sketches.remove(key, day);
                         forgotten.add(new Row(day.code, day.epochDay, day.writer, null, null));
                     }

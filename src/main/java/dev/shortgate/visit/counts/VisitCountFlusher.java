@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,8 @@ public final class VisitCountFlusher {
     public static final int ENTRIES_PER_TRANSACTION = 2_000;
     /** Sketch rows per transaction. */
     static final int SKETCHES_PER_TRANSACTION = 500;
+    /** Sketch transactions after each scheduled count flush, at most (see {@link #cycle(boolean, int)}). */
+    static final int SKETCH_CHUNKS_PER_CYCLE = 4;
 
     /** Writes one flush. */
     public interface CountWriter {
@@ -119,6 +122,9 @@ public final class VisitCountFlusher {
     private final byte[] writerId = new byte[8];
     private final AtomicLong seq = new AtomicLong();
     private final CountClassifier classifier;
+    /** Changed sketches taken and not yet written; only the cycles use it, and they never overlap. */
+    private final ArrayDeque<UniqueVisitors.DaySketch> sketchesToWrite = new ArrayDeque<>();
+
     private long lastSketchFlush;
     private Instant lastResetCheck;
 
@@ -196,10 +202,15 @@ public final class VisitCountFlusher {
         }
     }
 
-    /** A scheduled flush: the counts, and the sketches once {@code sketch-flush-interval} has passed. */
+    /**
+     * A scheduled flush: the counts; then, once {@code sketch-flush-interval} has passed, a look for deleted visits
+     * and the changed sketches taken for writing; then at most {@link #SKETCH_CHUNKS_PER_CYCLE} transactions of the
+     * sketches taken and not yet written.
+     */
     private Mono<Void> scheduled() {
-        return cycle(timer.now(TimeUnit.NANOSECONDS) - lastSketchFlush
-                >= properties.sketchFlushInterval().toNanos());
+        boolean due = timer.now(TimeUnit.NANOSECONDS) - lastSketchFlush
+                >= properties.sketchFlushInterval().toNanos();
+        return cycle(due, SKETCH_CHUNKS_PER_CYCLE);
     }
 
     /**
@@ -225,26 +236,61 @@ public final class VisitCountFlusher {
                 });
     }
 
-    /** One flush of the counts, then the sketches when due (or always on the last one). */
+    /** One flush of the counts, then every changed sketch when {@code withSketches} (the last flush). */
     Mono<Void> cycle(boolean withSketches) {
+        return cycle(withSketches, withSketches ? Integer.MAX_VALUE : 0);
+    }
+
+    /**
+     * One flush of the counts; then, when {@code takeSketches}, a look for deleted visits and the changed sketches
+     * taken for writing (unless earlier ones still wait, or on the last flush); then at most {@code sketchChunks}
+     * transactions of the sketches taken and not yet written. A pod that saw 100,000 links has as many changed
+     * sketches every {@code sketch-flush-interval}: written in slices, they never hold up the counts' next flush for
+     * long (the counts gather in the tally meanwhile), and each is serialized only when its transaction is built.
+     */
+    private Mono<Void> cycle(boolean takeSketches, int sketchChunks) {
         Mono<Void> counts = flushCounts();
-        if (!withSketches) {
-            return counts;
+        if (takeSketches) {
+            counts = counts.then(forgetDeleted()).then(Mono.fromRunnable(() -> {
+                lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
+                long today =
+                        LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
+                if (sketchesToWrite.isEmpty() || sketchChunks == Integer.MAX_VALUE) {
+                    // while earlier ones wait, the changed stay marked in memory: what waits is bounded by the links
+                    sketchesToWrite.addAll(sketches.dirty(today));
+                }
+            }));
         }
-        return counts.then(forgetDeleted()).then(Mono.defer(() -> {
-            lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
-            long today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
-            return Flux.fromIterable(sketches.changed(today))
-                    .buffer(SKETCHES_PER_TRANSACTION)
-                    .concatMap(chunk -> written(writer.writeSketches(chunk)).onErrorResume(error -> {
-                        log.error(
-                                "Could not write {} unique-visitor sketches: {}",
-                                chunk.size(),
-                                Causes.root(error).toString());
-                        return Mono.empty();
-                    }))
-                    .then();
-        }));
+        return counts.then(Mono.defer(() -> writeSketches(sketchChunks)));
+    }
+
+    /** Writes up to {@code chunks} transactions of the sketches taken and not yet written, one after the other. */
+    private Mono<Void> writeSketches(int chunks) {
+        return Flux.<List<UniqueVisitors.Row>>generate(sink -> {
+                    List<UniqueVisitors.Row> rows = new ArrayList<>(SKETCHES_PER_TRANSACTION);
+                    while (rows.size() < SKETCHES_PER_TRANSACTION && !sketchesToWrite.isEmpty()) {
+                        UniqueVisitors.Row row = UniqueVisitors.row(sketchesToWrite.poll());
+                        if (row != null) { // null: its visits were deleted since it was taken
+                            rows.add(row);
+                        }
+                    }
+                    if (rows.isEmpty()) {
+                        sink.complete();
+                    } else {
+                        sink.next(rows);
+                    }
+                })
+                .take(chunks)
+                .concatMap(
+                        rows -> written(writer.writeSketches(rows)).onErrorResume(error -> {
+                            log.error(
+                                    "Could not write {} unique-visitor sketches: {}",
+                                    rows.size(),
+                                    Causes.root(error).toString());
+                            return Mono.empty();
+                        }),
+                        0)
+                .then();
     }
 
     /**
@@ -332,30 +378,36 @@ public final class VisitCountFlusher {
         return chunks;
     }
 
-    /** A chunk of drained counts, its flush (ids and deltas), and when its flush began. */
-    private record Classified(List<VisitTally.Count> counts, Flush flush, long start) {}
+    /** A chunk's visits per link, its flush (ids and deltas), and when its flush began. */
+    private record Classified(VisitTally.Visits visits, Flush flush, long start) {}
 
+    /**
+     * Classifies a chunk, and lets its drained counts go: from here on only its deltas and its visits per link are
+     * held, so a chunk waiting to be written keeps no entry, agent or address alive.
+     */
     private Mono<Classified> classified(List<VisitTally.Count> counts) {
         return Mono.fromCallable(() -> {
                     long start = System.nanoTime();
-                    return new Classified(counts, classifier.flush(writerId, seq.incrementAndGet(), counts), start);
+                    Flush flush = classifier.flush(writerId, seq.incrementAndGet(), counts);
+                    VisitTally.Visits visits = VisitTally.Visits.of(counts);
+                    counts.clear();
+                    return new Classified(visits, flush, start);
                 })
                 .subscribeOn(workers);
     }
 
     private Mono<Void> flushChunk(Classified chunk) {
-        List<VisitTally.Count> counts = chunk.counts();
+        VisitTally.Visits visits = chunk.visits();
         Flush flush = chunk.flush();
         return written(writer.write(flush))
                 .then(Mono.fromRunnable(() -> {
-                    tally.written(counts);
+                    tally.written(visits);
                     flushed.increment(flush.visits());
                     flushes.record(System.nanoTime() - chunk.start(), TimeUnit.NANOSECONDS);
                 }))
                 .onErrorResume(WriteRetry::neverSucceeds, error -> {
-                    long lost =
-                            counts.stream().mapToLong(VisitTally.Count::visits).sum();
-                    tally.written(counts);
+                    long lost = visits.total();
+                    tally.written(visits);
                     droppedWriteFailed.increment(lost);
                     log.error(
                             "Dropped the counts of {} visits: the database rejected the flush: {}",

@@ -52,6 +52,26 @@ class UniqueVisitorsTest {
     }
 
     @Test
+    void aSketchTakenForWritingIsSerializedWhenItsRowIsTakenAndNotAtAllOnceItsVisitsAreDeleted() throws Exception {
+        UniqueVisitors uniques = new UniqueVisitors();
+        uniques.add("x", DAY, ip(1), "agent", false);
+        uniques.add("y", DAY, ip(1), "agent", false);
+        List<UniqueVisitors.DaySketch> taken = uniques.dirty(DAY);
+        uniques.add("x", DAY, ip(2), "agent", false); // after it was taken, before its row is
+        uniques.forget("y", Long.MAX_VALUE);
+
+        assertThat(taken).hasSize(2);
+        UniqueVisitors.DaySketch x =
+                taken.stream().filter(d -> d.code.equals("x")).findFirst().orElseThrow();
+        UniqueVisitors.DaySketch y =
+                taken.stream().filter(d -> d.code.equals("y")).findFirst().orElseThrow();
+        assertThat(UniqueVisitors.estimate(List.of(UniqueVisitors.row(x).visitors())))
+                .isEqualTo(2);
+        assertThat(UniqueVisitors.row(y)).isNull();
+        assertThat(uniques.dirty(DAY)).containsExactly(x); // changed again since it was taken
+    }
+
+    @Test
     void smallCountsAreExactAndUnchangedSketchesAreNotWrittenAgain() throws Exception {
         UniqueVisitors uniques = new UniqueVisitors();
         for (int i = 0; i < 10; i++) {

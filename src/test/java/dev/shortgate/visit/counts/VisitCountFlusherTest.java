@@ -31,7 +31,9 @@ class VisitCountFlusherTest {
     private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final VisitTally tally = new VisitTally(1000, UserAgentParser::looksLikeBot);
+    private final UniqueVisitors uniques = new UniqueVisitors();
     private final List<VisitCountFlusher.Flush> written = new CopyOnWriteArrayList<>();
+    private final List<List<UniqueVisitors.Row>> sketchesWritten = new CopyOnWriteArrayList<>();
     private final AtomicInteger writing = new AtomicInteger();
     private final AtomicInteger mostWritingAtOnce = new AtomicInteger();
 
@@ -50,7 +52,7 @@ class VisitCountFlusherTest {
 
         @Override
         public Mono<Void> writeSketches(List<UniqueVisitors.Row> rows) {
-            return Mono.empty();
+            return Mono.fromRunnable(() -> sketchesWritten.add(rows));
         }
     };
 
@@ -130,6 +132,39 @@ class VisitCountFlusherTest {
         assertThat(tally.pending()).isZero();
     }
 
+    @Test
+    void changedSketchesAreWrittenAFewTransactionsAfterEachCountFlushAndTheLastFlushWritesAllThatIsLeft() {
+        VisitCountFlusher flusher = flusher(2);
+        flusher.start();
+        long day = LocalDate.ofInstant(NOW, ZoneOffset.UTC).toEpochDay();
+        int perCycle = VisitCountFlusher.SKETCHES_PER_TRANSACTION * VisitCountFlusher.SKETCH_CHUNKS_PER_CYCLE;
+        int links = perCycle + VisitCountFlusher.SKETCHES_PER_TRANSACTION + 1;
+        for (int link = 0; link < links; link++) {
+            uniques.add("c" + link, day, null, "agent", false);
+        }
+
+        time.advanceTimeBy(Duration.ofSeconds(29)); // flushes every second; sketches not due yet
+        assertThat(sketchesWritten).isEmpty();
+        time.advanceTimeBy(Duration.ofSeconds(1)); // due: taken, and the first slice written
+        assertThat(sketchesWritten)
+                .hasSize(VisitCountFlusher.SKETCH_CHUNKS_PER_CYCLE)
+                .allSatisfy(rows -> assertThat(rows).hasSize(VisitCountFlusher.SKETCHES_PER_TRANSACTION));
+        time.advanceTimeBy(Duration.ofSeconds(1)); // the next count flush, then the rest
+        assertThat(sketchesWritten).flatExtracting(rows -> rows).hasSize(links);
+
+        uniques.add("late", day, null, "agent", false);
+        uniques.add("c0", day, null, "another agent", false);
+        StepVerifier.withVirtualTime(() -> flusher.stop(Duration.ofSeconds(10)), () -> time, Long.MAX_VALUE)
+                .expectSubscription()
+                .verifyComplete();
+
+        assertThat(sketchesWritten)
+                .flatExtracting(rows -> rows)
+                .extracting(UniqueVisitors.Row::code)
+                .hasSize(links + 2)
+                .containsOnlyOnce("late");
+    }
+
     private void visitEach(int links, int visits) {
         long day = LocalDate.ofInstant(NOW, ZoneOffset.UTC).toEpochDay();
         for (int link = 0; link < links; link++) {
@@ -166,7 +201,7 @@ class VisitCountFlusherTest {
                 null);
         return new VisitCountFlusher(
                 tally,
-                new UniqueVisitors(),
+                uniques,
                 new VisitEnricher(() -> null, GeoLocator.open(null), false),
                 slowDatabase,
                 properties,
