@@ -31,7 +31,8 @@ import org.springframework.validation.annotation.Validated;
  *                             held then are counted as dropped ({@code reason="shutdown"})
  * @param countsFlushInterval  how often each pod writes the counts it has gathered (per link, UTC day and
  *                             dimension); also the most counts a killed pod (SIGKILL) can lose
- * @param sketchFlushInterval  how often each pod writes its unique-visitor sketches (written at shutdown too)
+ * @param sketchFlushInterval  how often each pod takes its changed unique-visitor sketches for writing; they are
+ *                             written 2,000 after each count flush, and all of them at shutdown
  * @param countsWriteConcurrency count transactions of one flush written at the same time, each on a connection of
  *                             its own (a flush of many links comes in transactions of whole links, so they touch
  *                             different rows). While a count flush runs longer than {@code counts-flush-interval},
