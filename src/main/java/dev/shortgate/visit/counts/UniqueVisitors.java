@@ -45,6 +45,8 @@ public final class UniqueVisitors {
         boolean retired;
         /** Its link's visits were deleted: its row must not be written any more. */
         boolean forgotten;
+        /** Taken by {@link #dirty} and its row not yet taken: it is not taken again meanwhile. */
+        boolean queued;
 
         DaySketch(String code, long epochDay, SecureRandom random, long createdAt) {
             this.code = code;
@@ -107,8 +109,9 @@ public final class UniqueVisitors {
     }
 
     /**
-     * The sketches changed since the last call, to be serialized with {@link #row} when written: a flush of 100,000
-     * links then holds their rows one transaction at a time, not all at once for as long as the flush takes. Sketches
+     * The sketches changed since the last call and not taken already without their rows taken since, to be
+     * serialized with {@link #row} when written: a flush of 100,000 links then holds their rows one transaction at a
+     * time, not all at once for as long as the flush takes, and what waits for its row is bounded by the links. Sketches
      * of days before {@code today} are retired from memory here (a later visit of such a day, which the clock does
      * not make, would start a new writer); their rows can still be taken.
      */
@@ -116,9 +119,10 @@ public final class UniqueVisitors {
         List<DaySketch> dirty = new ArrayList<>();
         sketches.forEach((key, day) -> {
             synchronized (day) {
-                if (day.dirty) {
+                if (day.dirty && !day.queued) { // a queued one is serialized as it is then: changes since are in it
                     dirty.add(day);
                     day.dirty = false;
+                    day.queued = true;
                 }
                 if (day.epochDay < today) {
                     day.retired = true;
@@ -135,6 +139,7 @@ public final class UniqueVisitors {
      */
     static Row row(DaySketch day) {
         synchronized (day) {
+            day.queued = false;
             if (day.forgotten) {
                 return null;
             }

@@ -243,10 +243,10 @@ public final class VisitCountFlusher {
 
     /**
      * One flush of the counts; then, when {@code takeSketches}, a look for deleted visits and the changed sketches
-     * taken for writing (unless earlier ones still wait, or on the last flush); then at most {@code sketchChunks}
-     * transactions of the sketches taken and not yet written. A pod that saw 100,000 links has as many changed
-     * sketches every {@code sketch-flush-interval}: written in slices, they never hold up the counts' next flush for
-     * long (the counts gather in the tally meanwhile), and each is serialized only when its transaction is built.
+     * taken for writing; then at most {@code sketchChunks} transactions of the sketches taken and not yet written. A
+     * pod that saw 100,000 links has as many changed sketches every {@code sketch-flush-interval}: written in slices,
+     * they never hold up the counts' next flush for long (the counts gather in the tally meanwhile), and each is
+     * serialized only when its transaction is built.
      */
     private Mono<Void> cycle(boolean takeSketches, int sketchChunks) {
         Mono<Void> counts = flushCounts();
@@ -255,10 +255,7 @@ public final class VisitCountFlusher {
                 lastSketchFlush = timer.now(TimeUnit.NANOSECONDS);
                 long today =
                         LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
-                if (sketchesToWrite.isEmpty() || sketchChunks == Integer.MAX_VALUE) {
-                    // while earlier ones wait, the changed stay marked in memory: what waits is bounded by the links
-                    sketchesToWrite.addAll(sketches.dirty(today));
-                }
+                sketchesToWrite.addAll(sketches.dirty(today)); // never one twice: bounded by the links
             }));
         }
         return counts.then(Mono.defer(() -> writeSketches(sketchChunks)));

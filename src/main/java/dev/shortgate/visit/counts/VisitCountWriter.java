@@ -111,17 +111,22 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                 .as(transactions::transactional);
     }
 
-    /**
-     * The statements of these rows, {@link #ROWS_PER_STATEMENT} rows each, each built only when asked for (the rows
-     * too, when the first is).
-     */
+    /** The statements of these rows, {@link #ROWS_PER_STATEMENT} rows each (see the next). */
     private static <T> Flux<MultiRowSql.Sql> statements(
             Supplier<List<T>> rows, Function<List<T>, MultiRowSql.Sql> statement) {
+        return statements(rows, ROWS_PER_STATEMENT, statement);
+    }
+
+    /**
+     * The statements of these rows, {@code size} rows each, each built only when asked for (the rows too, when the
+     * first is).
+     */
+    private static <T> Flux<MultiRowSql.Sql> statements(
+            Supplier<List<T>> rows, int size, Function<List<T>, MultiRowSql.Sql> statement) {
         return Flux.defer(() -> {
             List<T> items = rows.get();
-            return Flux.range(0, (items.size() + ROWS_PER_STATEMENT - 1) / ROWS_PER_STATEMENT)
-                    .map(i -> statement.apply(items.subList(
-                            i * ROWS_PER_STATEMENT, Math.min(items.size(), (i + 1) * ROWS_PER_STATEMENT))));
+            return Flux.range(0, (items.size() + size - 1) / size)
+                    .map(i -> statement.apply(items.subList(i * size, Math.min(items.size(), (i + 1) * size))));
         });
     }
 
@@ -149,9 +154,8 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
 
     @Override
     public Mono<Void> writeSketches(List<UniqueVisitors.Row> rows) {
-        List<MultiRowSql.Sql> statements = new ArrayList<>();
-        chunks(
-                rows,
+        Flux<MultiRowSql.Sql> statements = statements(
+                () -> rows,
                 SKETCHES_PER_STATEMENT,
                 chunk -> sql.multiRow(
                         "INSERT INTO visit_sketch (code, stat_date, writer, visitors, human_visitors) VALUES ",
@@ -164,8 +168,7 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
                                     r.humanVisitors()
                                 })
                                 .toList(),
-                        " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"),
-                statements);
+                        " ON DUPLICATE KEY UPDATE visitors = VALUES(visitors), human_visitors = VALUES(human_visitors)"));
         return Mono.defer(() -> sql.executeAll(statements)).as(transactions::transactional);
     }
 
@@ -220,12 +223,5 @@ public final class VisitCountWriter implements VisitCountFlusher.CountWriter {
         return rows.stream()
                 .map(d -> new Object[] {d.code(), d.day(), d.dimension().id, d.label(), d.visits(), d.botVisits()})
                 .toList();
-    }
-
-    private static <T> void chunks(
-            List<T> items, int size, Function<List<T>, MultiRowSql.Sql> statement, List<MultiRowSql.Sql> into) {
-        for (int from = 0; from < items.size(); from += size) {
-            into.add(statement.apply(items.subList(from, Math.min(items.size(), from + size))));
-        }
     }
 }

@@ -199,11 +199,6 @@ public final class VisitTally {
             }
         }
 
-        /** The visits counted in this entry now. */
-        long visits() {
-            return (long) VISITS.getVolatile(this);
-        }
-
         /** Adds one visit; {@code false} when the entry is retired (put a fresh one in its place). */
         boolean increment() {
             while (true) {
@@ -353,7 +348,8 @@ public final class VisitTally {
      * Counts one visit, on the event loop: cheap, never blocks, never fails. {@code client} is the client's own
      * address: the entry is the client's network's (IPv4 /24, IPv6 /64), and keeps the first address it saw, so the
      * country can be looked up for an address a GeoIP database knows. {@code destination} is the target a redirect
-     * rule or split sent the visit to ({@code null}: the link's URL).
+     * rule or split sent the visit to ({@code null}: the link's URL). {@code agent} is kept as given: pass the
+     * {@link #intern interned} one, which the caller's raw row shares too (the referrer host is interned here).
      */
     public void add(
             String code, long epochDay, String agent, InetAddress client, String refererHost, String destination) {
@@ -361,8 +357,8 @@ public final class VisitTally {
         if (perCode == null) {
             perCode = codes.computeIfAbsent(code, PerCode::new);
         }
-        Facts facts = new Facts(
-                perCode.code, epochDay, intern(agent), client, intern(refererHost), Facts.DISTINCT, destination);
+        Facts facts =
+                new Facts(perCode.code, epochDay, agent, client, intern(refererHost), Facts.DISTINCT, destination);
         if (perCode.created() >= maxDistinctPerCode && !entries.containsKey(facts)) {
             facts = new Facts(
                     perCode.code,

@@ -127,9 +127,9 @@ class VisitTallyTest {
     void entriesShareOneStringPerAgentAndPerLinkNotTheOnesEachRequestBrought() {
         VisitTally tally = new VisitTally(10, agent -> false);
         String agent = "Mozilla/5.0 (X11; Linux x86_64)";
-        tally.add(new String("x"), 1, new String(agent), null, new String("news.example"));
-        tally.add(new String("x"), 2, new String(agent), null, new String("news.example"));
-        tally.add(new String("y"), 1, new String(agent), null, null);
+        tally.add(new String("x"), 1, tally.intern(new String(agent)), null, new String("news.example"));
+        tally.add(new String("x"), 2, tally.intern(new String(agent)), null, new String("news.example"));
+        tally.add(new String("y"), 1, tally.intern(new String(agent)), null, null);
 
         List<VisitTally.Facts> facts =
                 tally.drain().stream().map(VisitTally.Count::facts).toList();
