@@ -20,8 +20,9 @@ import reactor.core.publisher.Mono;
  * What an import writes beside a batch of links, each with one multi-row statement and never twice: tags (the tag
  * rows, then the links' tags), titles and Shlink's crawlable flag ({@code link_shlink_meta}), click totals (one
  * {@code link_stats} row on the link's creation day) and imported visits (raw rows, and their counts per day and per
- * country).
- * Every statement is an {@code INSERT IGNORE} on the row's key, so a re-run or a resumed batch adds nothing.
+ * country, and per month and country for the stats of whole months).
+ * Every statement is an {@code INSERT IGNORE} on the row's key, or, for the monthly roll-up, sets a month to the sum
+ * of its days, so a re-run or a resumed batch adds nothing.
  */
 @Repository
 class TransferMeta {
@@ -155,7 +156,10 @@ class TransferMeta {
                 .reduce(0L, Long::sum)
                 .flatMap(read -> read == 0
                         ? Mono.just(0L)
-                        : stats(Map.of(code, days)).then(dims(code, countries)).thenReturn(read));
+                        : stats(Map.of(code, days))
+                                .then(dims(code, countries))
+                                .then(months(code, countries))
+                                .thenReturn(read));
     }
 
     private Mono<Void> dims(String code, Map<List<Object>, long[]> countries) {
@@ -179,6 +183,30 @@ class TransferMeta {
                         "")
                 .fetch()
                 .rowsUpdated()
+                .then();
+    }
+
+    /**
+     * The monthly roll-up ({@code visit_dim_month}, ADR 13) of the months the imported countries fall in, made again
+     * from the link's day rows: a month row is the sum of its days, which a stats range over a whole month reads. It
+     * is set, not added to, so a re-run changes nothing; its read takes shared locks on the day rows (InnoDB's
+     * {@code INSERT … SELECT}), so a count flush adding to a day and its month at the same time lands either before
+     * the sum or after it, never lost.
+     */
+    private Mono<Void> months(String code, Map<List<Object>, long[]> countries) {
+        java.util.SortedSet<LocalDate> months = new java.util.TreeSet<>();
+        countries.keySet().forEach(key -> months.add(((LocalDate) key.get(0)).withDayOfMonth(1)));
+        return Flux.fromIterable(months)
+                .concatMap(month -> db.sql("INSERT INTO visit_dim_month (code, stat_month, dim, label, visits, "
+                                + "bot_visits) SELECT code, :month, dim, label, SUM(visits), SUM(bot_visits) "
+                                + "FROM visit_dim_stats WHERE code = :code AND stat_date BETWEEN :month AND :last "
+                                + "GROUP BY code, dim, label ON DUPLICATE KEY UPDATE visits = VALUES(visits), "
+                                + "bot_visits = VALUES(bot_visits)")
+                        .bind("code", code)
+                        .bind("month", month)
+                        .bind("last", month.withDayOfMonth(month.lengthOfMonth()))
+                        .fetch()
+                        .rowsUpdated())
                 .then();
     }
 

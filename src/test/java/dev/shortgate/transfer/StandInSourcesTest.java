@@ -100,6 +100,62 @@ class StandInSourcesTest {
     }
 
     /**
+     * Shlink's {@code GET /rest/v3/short-urls} and {@code GET /rest/v3/short-urls/{shortCode}/visits}, as Shlink's
+     * swagger.json (v4) documents them: {@code shortUrls} or {@code visits} with {@code data} and {@code pagination},
+     * each visit with {@code date}, {@code userAgent}, {@code potentialBot} and a {@code visitLocation} with
+     * {@code countryCode}. One link with four visits in the whole month {@code month}: DE, DE, FR and one bot (DE).
+     */
+    static String shlinkAnswer(String pathAndQuery, java.time.YearMonth month) {
+        if (pathAndQuery.startsWith("/rest/v3/short-urls/shm-month/visits")) {
+            String[][] visits = {
+                {"03", "DE", "false"}, {"03", "DE", "true"}, {"09", "FR", "false"}, {"27", "DE", "false"}
+            };
+            List<String> items = new ArrayList<>();
+            for (String[] v : visits) {
+                items.add("{\"referer\":\"\",\"date\":\"" + month + "-" + v[0] + "T10:00:00+00:00\",\"userAgent\":"
+                        + "\"Mozilla/5.0 Firefox/128.0\",\"potentialBot\":" + v[2]
+                        + ",\"visitLocation\":{\"countryCode\":\""
+                        + v[1] + "\",\"countryName\":\"\",\"cityName\":\"\"}}");
+            }
+            return "{\"visits\":{\"data\":[" + String.join(",", items) + "],\"pagination\":{\"currentPage\":1,"
+                    + "\"pagesCount\":1,\"itemsPerPage\":100,\"itemsInCurrentPage\":4,\"totalItems\":4}}}";
+        }
+        return "{\"shortUrls\":{\"data\":[{\"shortCode\":\"shm-month\",\"shortUrl\":\"https://s.test/shm-month\","
+                + "\"longUrl\":\"https://example.com/shlink/month\",\"dateCreated\":\"" + month.minusMonths(1)
+                + "-01T10:00:00+00:00\",\"tags\":[],\"meta\":{\"validSince\":null,\"validUntil\":null,\"maxVisits\":null},"
+                + "\"domain\":null,\"title\":null,\"crawlable\":false,\"forwardQuery\":true}],\"pagination\":"
+                + "{\"currentPage\":1,\"pagesCount\":1,\"itemsPerPage\":2,\"itemsInCurrentPage\":1,\"totalItems\":1}}}";
+    }
+
+    @Test
+    void shlinkVisitsOfAPastMonthCountByCountryInWholeMonthStatsAndAReRunAddsNothing() {
+        java.time.YearMonth month =
+                java.time.YearMonth.now(java.time.ZoneOffset.UTC).minusMonths(2);
+        try (StandIn shlink =
+                new StandIn("/rest/v3", request -> StandIn.Answer.ok(shlinkAnswer(request.pathAndQuery(), month)))) {
+            for (int run = 1; run <= 2; run++) {
+                Map<String, Object> job =
+                        importFrom(Map.of("from", "shlink", "url", shlink.url(), "apiKey", "k", "withVisits", true));
+                assertThat(job.get("status")).as(String.valueOf(job)).isEqualTo("done");
+                // the whole month is read from the monthly roll-up, a part of it from the days: both show the countries
+                for (String to :
+                        List.of(month.atEndOfMonth().toString(), month.atDay(10).toString())) {
+                    WebTestClient.BodyContentSpec body = web.get()
+                            .uri("/api/v1/links/shm-month/stats?from={from}&to={to}&bots=true", month.atDay(1), to)
+                            .exchange()
+                            .expectStatus()
+                            .isOk()
+                            .expectBody();
+                    body.jsonPath("$.topCountries[0].label").isEqualTo("DE");
+                    body.jsonPath("$.topCountries[0].visits").isEqualTo(to.endsWith("-10") ? 2 : 3);
+                    body.jsonPath("$.topCountries[1].label").isEqualTo("FR");
+                    body.jsonPath("$.topCountries[1].visits").isEqualTo(1);
+                }
+            }
+        }
+    }
+
+    /**
      * Kutt's {@code GET /api/v2/links?limit=N&skip=S} with {@code X-API-KEY}, as https://docs.kutt.it (API v2, "Get
      * links") documents it: {@code {limit, skip, total, data: [link]}}, each link with {@code id}, {@code address},
      * {@code target}, {@code description}, {@code expire_in}, {@code visit_count}, {@code created_at}.
