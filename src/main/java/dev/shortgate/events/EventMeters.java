@@ -1,7 +1,9 @@
 package dev.shortgate.events;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 
 /**
  * The meters every sink shares, tagged by {@code sink} (and {@code reason} for drops), all bounded:
@@ -26,11 +28,52 @@ public final class EventMeters {
                 .register(registry);
     }
 
+    /**
+     * The drops of one sink for one reason, registered with the registry at the first drop: a pod whose events never
+     * drop exports no series for them (seven per pod otherwise, of the 300 a scrape may hold; issue 28).
+     */
     public static Counter dropped(MeterRegistry registry, String sink, String reason) {
-        return Counter.builder("shortgate.events.dropped")
-                .tag("sink", sink)
-                .tag("reason", reason)
-                .description("Events shed: a full buffer, a broker that failed or did not confirm, a slow subscriber")
-                .register(registry);
+        String description = "Events shed: a full buffer, a broker that failed or did not confirm, a slow subscriber";
+        Tags tags = Tags.of("sink", sink, "reason", reason);
+        return new OnFirstIncrement(
+                registry,
+                Counter.builder("shortgate.events.dropped").tags(tags).description(description),
+                new Meter.Id("shortgate.events.dropped", tags, null, description, Meter.Type.COUNTER));
+    }
+
+    /** A counter that registers itself with the registry when it is first incremented. */
+    private static final class OnFirstIncrement implements Counter {
+
+        private final MeterRegistry registry;
+        private final Counter.Builder builder;
+        private final Meter.Id id;
+        private volatile Counter registered;
+
+        OnFirstIncrement(MeterRegistry registry, Counter.Builder builder, Meter.Id id) {
+            this.registry = registry;
+            this.builder = builder;
+            this.id = id;
+        }
+
+        @Override
+        public void increment(double amount) {
+            Counter counter = registered;
+            if (counter == null) {
+                counter = builder.register(registry); // idempotent: racing first drops get the same counter
+                registered = counter;
+            }
+            counter.increment(amount);
+        }
+
+        @Override
+        public double count() {
+            Counter counter = registered;
+            return counter == null ? 0 : counter.count();
+        }
+
+        @Override
+        public Meter.Id getId() {
+            return id;
+        }
     }
 }

@@ -34,7 +34,9 @@ class ImportEngine {
     private final Clock clock;
     private final Domains domains;
     private final RuleCheck ruleCheck;
-    private final java.util.Map<String, io.micrometer.core.instrument.Counter> outcomes = new java.util.HashMap<>();
+    private final io.micrometer.core.instrument.MeterRegistry registry;
+    private final java.util.Map<String, io.micrometer.core.instrument.Counter> outcomes =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     ImportEngine(
             LinkImports imports,
@@ -52,19 +54,18 @@ class ImportEngine {
         this.clock = clock;
         this.domains = domains;
         this.ruleCheck = ruleCheck;
-        for (String outcome : List.of("created", "unchanged", "conflict", "new-code", "refused")) {
-            outcomes.put(
-                    outcome,
-                    io.micrometer.core.instrument.Counter.builder("shortgate.imports.links")
-                            .description("Links read by imports, by what became of them (dry runs not counted)")
-                            .tag("outcome", outcome)
-                            .register(registry));
-        }
+        this.registry = registry;
     }
 
+    /** Counted per outcome, each registered at its first link: a pod that never imports exports no series. */
     private void count(Options options, String outcome) {
         if (!options.dryRun()) {
-            outcomes.get(outcome).increment();
+            outcomes.computeIfAbsent(
+                            outcome, o -> io.micrometer.core.instrument.Counter.builder("shortgate.imports.links")
+                                    .description("Links read by imports, by what became of them (dry runs not counted)")
+                                    .tag("outcome", o)
+                                    .register(registry))
+                    .increment();
         }
     }
 
