@@ -128,6 +128,53 @@ class TransferIT {
                 .isNotFound();
     }
 
+    @Test
+    void shlinkVisitsOfAPastMonthShowInThatWholeMonthsStatsOnMariaDbAndAReRunAddsNothing() {
+        java.time.YearMonth month =
+                java.time.YearMonth.now(java.time.ZoneOffset.UTC).minusMonths(2);
+        try (StandIn shlink = new StandIn(
+                "/rest/v3",
+                request -> StandIn.Answer.ok(StandInSourcesTest.shlinkAnswer(request.pathAndQuery(), month)))) {
+            for (int run = 1; run <= 2; run++) {
+                String location = pods.a()
+                        .web()
+                        .post()
+                        .uri("/api/v1/imports")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .bodyValue(Map.of("from", "shlink", "url", shlink.url(), "apiKey", "k", "withVisits", true))
+                        .exchange()
+                        .expectStatus()
+                        .isAccepted()
+                        .returnResult(String.class)
+                        .getResponseHeaders()
+                        .getLocation()
+                        .toString();
+                Map<String, Object> job = awaitDone(pods.a().web(), location);
+                assertThat(job.get("status")).as(String.valueOf(job)).isEqualTo("done");
+                // a whole month is read from visit_dim_month, which the import sets from the day rows
+                pods.b()
+                        .web()
+                        .get()
+                        .uri(
+                                "/api/v1/links/shm-month/stats?from={from}&to={to}&bots=true",
+                                month.atDay(1),
+                                month.atEndOfMonth())
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .jsonPath("$.topCountries[0].label")
+                        .isEqualTo("DE")
+                        .jsonPath("$.topCountries[0].visits")
+                        .isEqualTo(3)
+                        .jsonPath("$.topCountries[1].label")
+                        .isEqualTo("FR")
+                        .jsonPath("$.topCountries[1].visits")
+                        .isEqualTo(1);
+            }
+        }
+    }
+
     /** The export without its {@code visits} column, the last but one (before {@code rules}, empty or quoted). */
     static String withoutVisits(String csv) {
         return csv.replaceAll("(?m),[0-9]+(,(?:\"(?:[^\"]|\"\")*\")?)$", "$1");
