@@ -1,6 +1,5 @@
 package dev.shortgate.transfer;
 
-import static dev.shortgate.transfer.TransferTest.awaitDone;
 import static dev.shortgate.transfer.TransferTest.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -179,18 +178,8 @@ class ShlinkSourceTest {
         String exported = export(from);
         try (RunningApp empty = RunningApp.start(Map.of("spring.r2dbc.url", h2("round-trip-empty")))) {
             WebTestClient to = empty.web();
-            String location = to.post()
-                    .uri("/api/v1/imports")
-                    .contentType(MediaType.parseMediaType("text/csv"))
-                    .bodyValue(exported)
-                    .exchange()
-                    .expectStatus()
-                    .isAccepted()
-                    .returnResult(String.class)
-                    .getResponseHeaders()
-                    .getLocation()
-                    .toString();
-            Map<String, Object> job = awaitDone(to, location);
+            Map<String, Object> job =
+                    TransferTest.importAndWait(to, "/api/v1/imports", MediaType.parseMediaType("text/csv"), exported);
             assertThat(job.get("status")).isEqualTo("done");
             assertThat(result(job)).containsEntry("refused", 0).containsEntry("conflicts", 0);
             assertThat(export(to)).isEqualTo(exported);
@@ -209,18 +198,7 @@ class ShlinkSourceTest {
     }
 
     static Map<String, Object> start(WebTestClient web, Map<String, Object> body) {
-        String location = web.post()
-                .uri("/api/v1/imports")
-                .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(body)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        return awaitDone(web, location);
+        return TransferTest.importAndWait(web, "/api/v1/imports", MediaType.APPLICATION_JSON, body);
     }
 
     static void shorten(WebTestClient web, Map<String, Object> body) {

@@ -1,6 +1,5 @@
 package dev.shortgate.transfer;
 
-import static dev.shortgate.transfer.TransferTest.awaitDone;
 import static dev.shortgate.transfer.TransferTest.problems;
 import static dev.shortgate.transfer.TransferTest.result;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -290,17 +289,6 @@ class StandInSourcesTest {
     }
 
     Map<String, Object> importFrom(Map<String, Object> body) {
-        String location = web.post()
-                .uri("/api/v1/imports")
-                .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(body)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        return awaitDone(web, location);
+        return TransferTest.importAndWait(web, "/api/v1/imports", MediaType.APPLICATION_JSON, body);
     }
 }

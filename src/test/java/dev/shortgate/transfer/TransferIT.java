@@ -1,6 +1,5 @@
 package dev.shortgate.transfer;
 
-import static dev.shortgate.transfer.TransferTest.awaitDone;
 import static dev.shortgate.transfer.TransferTest.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -136,20 +135,11 @@ class TransferIT {
                 "/rest/v3",
                 request -> StandIn.Answer.ok(StandInSourcesTest.shlinkAnswer(request.pathAndQuery(), month)))) {
             for (int run = 1; run <= 2; run++) {
-                String location = pods.a()
-                        .web()
-                        .post()
-                        .uri("/api/v1/imports")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .bodyValue(Map.of("from", "shlink", "url", shlink.url(), "apiKey", "k", "withVisits", true))
-                        .exchange()
-                        .expectStatus()
-                        .isAccepted()
-                        .returnResult(String.class)
-                        .getResponseHeaders()
-                        .getLocation()
-                        .toString();
-                Map<String, Object> job = awaitDone(pods.a().web(), location);
+                Map<String, Object> job = TransferTest.importAndWait(
+                        pods.a().web(),
+                        "/api/v1/imports",
+                        MediaType.APPLICATION_JSON,
+                        Map.of("from", "shlink", "url", shlink.url(), "apiKey", "k", "withVisits", true));
                 assertThat(job.get("status")).as(String.valueOf(job)).isEqualTo("done");
                 // a whole month is read from visit_dim_month, which the import sets from the day rows
                 pods.b()
@@ -196,17 +186,6 @@ class TransferIT {
     }
 
     static Map<String, Object> importCsv(WebTestClient web, String csv, String query) {
-        String location = web.post()
-                .uri("/api/v1/imports" + query)
-                .contentType(MediaType.parseMediaType("text/csv"))
-                .bodyValue(csv)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        return awaitDone(web, location);
+        return TransferTest.importAndWait(web, "/api/v1/imports" + query, MediaType.parseMediaType("text/csv"), csv);
     }
 }

@@ -191,17 +191,6 @@ class TransferJsonLinesTest {
     }
 
     static Map<String, Object> importBody(WebTestClient web, String type, String body, String query) {
-        String location = web.post()
-                .uri("/api/v1/imports" + query)
-                .contentType(MediaType.parseMediaType(type))
-                .bodyValue(body)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        return TransferTest.awaitDone(web, location);
+        return TransferTest.importAndWait(web, "/api/v1/imports" + query, MediaType.parseMediaType(type), body);
     }
 }

@@ -183,18 +183,7 @@ class TransferRulesTest {
         String csv = "shortCode,longUrl,rules\n"
                 + "held-code,https://example.com/newcomer,\"{\"\"rules\"\":[{\"\"url\"\":\"\"https://example.com/droid\"\","
                 + "\"\"conditions\"\":[{\"\"type\"\":\"\"device\"\",\"\"matchValue\"\":\"\"android\"\"}]}]}\"\n";
-        String location = target.post()
-                .uri("/api/v1/imports?onConflict=new-code")
-                .contentType(CSV)
-                .bodyValue(csv)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        Map<String, Object> job = TransferTest.awaitDone(target, location);
+        Map<String, Object> job = TransferTest.importAndWait(target, "/api/v1/imports?onConflict=new-code", CSV, csv);
         assertThat(result(job)).containsEntry("newCodes", 1);
         String reason = problems(job).get(0).get("reason").toString();
         String code = reason.substring(reason.indexOf("New code: ") + "New code: ".length())
@@ -253,18 +242,7 @@ class TransferRulesTest {
     }
 
     static Map<String, Object> importJob(WebTestClient web, String csv, String query) {
-        String location = web.post()
-                .uri("/api/v1/imports" + query)
-                .contentType(CSV)
-                .bodyValue(csv)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        return TransferTest.awaitDone(web, location);
+        return TransferTest.importAndWait(web, "/api/v1/imports" + query, CSV, csv);
     }
 
     static void create(WebTestClient web, String url, String alias) {
@@ -300,18 +278,7 @@ class TransferRulesTest {
     }
 
     static Map<String, Object> importCsv(WebTestClient web, String csv) {
-        String location = web.post()
-                .uri("/api/v1/imports")
-                .contentType(CSV)
-                .bodyValue(csv)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        return TransferTest.awaitDone(web, location);
+        return TransferTest.importAndWait(web, "/api/v1/imports", CSV, csv);
     }
 
     static String location(WebTestClient web, String code, String query, String agent) {

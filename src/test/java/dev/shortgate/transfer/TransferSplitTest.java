@@ -64,17 +64,6 @@ class TransferSplitTest {
     }
 
     Map<String, Object> importCsv(String csv) {
-        String location = web.post()
-                .uri("/api/v1/imports")
-                .contentType(MediaType.parseMediaType("text/csv"))
-                .bodyValue(csv)
-                .exchange()
-                .expectStatus()
-                .isAccepted()
-                .returnResult(String.class)
-                .getResponseHeaders()
-                .getLocation()
-                .toString();
-        return TransferTest.awaitDone(web, location);
+        return TransferTest.importAndWait(web, "/api/v1/imports", MediaType.parseMediaType("text/csv"), csv);
     }
 }

@@ -243,10 +243,18 @@ class TransferTest {
     }
 
     Map<String, Object> importCsv(String csv, String query) {
+        return importAndWait(web, "/api/v1/imports" + query, CSV, csv);
+    }
+
+    /**
+     * Starts an import at {@code uri} ({@code /api/v1/imports} and its query) with this body, a JSON request or a file
+     * of {@code type}, and waits until it has ended.
+     */
+    static Map<String, Object> importAndWait(WebTestClient web, String uri, MediaType type, Object body) {
         String location = web.post()
-                .uri("/api/v1/imports" + query)
-                .contentType(CSV)
-                .bodyValue(csv)
+                .uri(uri)
+                .contentType(type)
+                .bodyValue(body)
                 .exchange()
                 .expectStatus()
                 .isAccepted()
