@@ -65,9 +65,14 @@ public final class EventMeters {
             counter.increment(amount);
         }
 
+        /** The drops counted so far, by this holder or another of the same sink and reason; 0 before the first. */
         @Override
         public double count() {
             Counter counter = registered;
+            if (counter == null) {
+                counter =
+                        registry.find(id.getName()).tags(id.getTagsAsIterable()).counter();
+            }
             return counter == null ? 0 : counter.count();
         }
 

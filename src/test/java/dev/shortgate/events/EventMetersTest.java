@@ -18,9 +18,11 @@ class EventMetersTest {
         assertThat(dropped.getId().getName()).isEqualTo("shortgate.events.dropped");
         assertThat(dropped.getId().getTag("reason")).isEqualTo("rate");
 
+        Counter other = EventMeters.dropped(registry, "source", "rate"); // another holder of the same sink and reason
         dropped.increment();
         dropped.increment();
-        EventMeters.dropped(registry, "source", "rate").increment(); // another holder of the same sink and reason
+        assertThat(other.count()).isEqualTo(2); // counted before its own first drop
+        other.increment();
 
         assertThat(registry.get("shortgate.events.dropped")
                         .tag("sink", "source")
