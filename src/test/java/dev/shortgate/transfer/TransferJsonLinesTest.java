@@ -11,13 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import dev.shortgate.ShortgateApplication;
+import dev.shortgate.support.RunningApp;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -67,19 +65,12 @@ class TransferJsonLinesTest {
                 .contains("\"shortCode\":\"jl-full\"", "\"visits\":42", "\"maxVisits\":500", "\"redirectStatus\":301")
                 .contains("\"rules\":{\"rules\":[{");
 
-        ConfigurableApplicationContext targetApp = new SpringApplicationBuilder(ShortgateApplication.class)
-                .run(
-                        "--server.port=0",
-                        "--management.server.port=0",
-                        "--shortgate.security.admin-key=" + TransferTest.KEY,
-                        "--spring.r2dbc.url=r2dbc:h2:mem:///transfer-jsonl-target-" + System.nanoTime()
-                                + "?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE");
-        try {
-            WebTestClient target = WebTestClient.bindToServer()
-                    .baseUrl("http://localhost:" + targetApp.getEnvironment().getProperty("local.server.port"))
-                    .responseTimeout(java.time.Duration.ofSeconds(30))
-                    .defaultHeader("X-Api-Key", TransferTest.KEY)
-                    .build();
+        // through RunningApp: Netty resources of its own and a bounded close, so a close cannot hang the run
+        try (RunningApp targetApp = RunningApp.start(Map.of(
+                "spring.r2dbc.url",
+                "r2dbc:h2:mem:///transfer-jsonl-target-" + System.nanoTime()
+                        + "?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"))) {
+            WebTestClient target = targetApp.web();
 
             Map<String, Object> dry = importBody(target, "application/jsonl", exported, "?dryRun=true");
             assertThat(result(dry)).containsEntry("created", 3);
@@ -102,8 +93,6 @@ class TransferJsonLinesTest {
             Map<String, Object> again = importBody(target, "application/jsonl", exported, "");
             assertThat(result(again)).containsEntry("created", 0).containsEntry("unchanged", 3);
             assertThat(export(target)).isEqualTo(exported);
-        } finally {
-            targetApp.close();
         }
     }
 

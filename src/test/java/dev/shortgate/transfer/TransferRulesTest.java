@@ -9,15 +9,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.shortgate.ShortgateApplication;
+import dev.shortgate.support.RunningApp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -48,7 +46,7 @@ class TransferRulesTest {
     org.springframework.r2dbc.core.DatabaseClient db;
 
     WebTestClient target;
-    ConfigurableApplicationContext targetApp;
+    RunningApp targetApp;
 
     @Autowired
     void client(WebTestClient client) {
@@ -57,19 +55,12 @@ class TransferRulesTest {
 
     @BeforeEach
     void startEmptyTarget() {
-        targetApp = new SpringApplicationBuilder(ShortgateApplication.class)
-                .run(
-                        "--server.port=0",
-                        "--management.server.port=0",
-                        "--shortgate.security.admin-key=" + TransferTest.KEY,
-                        "--spring.r2dbc.url=r2dbc:h2:mem:///transfer-rules-target-" + System.nanoTime()
-                                + "?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE");
-        String port = targetApp.getEnvironment().getProperty("local.server.port");
-        target = WebTestClient.bindToServer()
-                .baseUrl("http://localhost:" + port)
-                .responseTimeout(java.time.Duration.ofSeconds(30))
-                .defaultHeader("X-Api-Key", TransferTest.KEY)
-                .build();
+        // through RunningApp: Netty resources of its own and a bounded close, so a close cannot hang the run
+        targetApp = RunningApp.start(Map.of(
+                "spring.r2dbc.url",
+                "r2dbc:h2:mem:///transfer-rules-target-" + System.nanoTime()
+                        + "?options=DB_CLOSE_DELAY=-1;MODE=MySQL;DATABASE_TO_LOWER=TRUE"));
+        target = targetApp.web();
     }
 
     @AfterEach
