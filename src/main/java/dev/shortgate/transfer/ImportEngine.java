@@ -15,6 +15,8 @@ import dev.shortgate.link.create.LinkImports.Outcome;
 import dev.shortgate.link.store.LinkRows;
 import dev.shortgate.rules.RuleCheck;
 import dev.shortgate.system.problem.ProblemException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -34,9 +36,7 @@ class ImportEngine {
     private final Clock clock;
     private final Domains domains;
     private final RuleCheck ruleCheck;
-    private final io.micrometer.core.instrument.MeterRegistry registry;
-    private final java.util.Map<String, io.micrometer.core.instrument.Counter> outcomes =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final MeterRegistry registry;
 
     ImportEngine(
             LinkImports imports,
@@ -46,7 +46,7 @@ class ImportEngine {
             Domains domains,
             RuleCheck ruleCheck,
             Clock clock,
-            io.micrometer.core.instrument.MeterRegistry registry) {
+            MeterRegistry registry) {
         this.imports = imports;
         this.meta = meta;
         this.jobs = jobs;
@@ -57,14 +57,16 @@ class ImportEngine {
         this.registry = registry;
     }
 
-    /** Counted per outcome, each registered at its first link: a pod that never imports exports no series. */
+    /**
+     * Counted per outcome, each registered at its first link (the registry hands back the meter it already has): a
+     * pod that never imports exports no series.
+     */
     private void count(Options options, String outcome) {
         if (!options.dryRun()) {
-            outcomes.computeIfAbsent(
-                            outcome, o -> io.micrometer.core.instrument.Counter.builder("shortgate.imports.links")
-                                    .description("Links read by imports, by what became of them (dry runs not counted)")
-                                    .tag("outcome", o)
-                                    .register(registry))
+            Counter.builder("shortgate.imports.links")
+                    .description("Links read by imports, by what became of them (dry runs not counted)")
+                    .tag("outcome", outcome)
+                    .register(registry)
                     .increment();
         }
     }
