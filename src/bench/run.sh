@@ -28,6 +28,8 @@ SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,paced,cold-start,redis,
 PACED_RATE=${PACED_RATE:-}         # paced: offered req/s; default half of nginx's max measured in the same run
 PACED_EVIDENCE=${PACED_EVIDENCE:-0} # paced: 1 = sample every thread's CPU during the runs (tail.py)
 PACER_BUSY_POLL=${PACER_BUSY_POLL:-0} # paced: 1 = the pacer busy-polls between due times (as before 2026-11-26)
+PACED_DB_NICE=${PACED_DB_NICE:-}   # paced: N = the local mariadbd at nice N during Shortgate's runs (root): a database
+                                   # that does not take the pod's cores, as on its own hosts; empty = left alone
 COLD_SECONDS=${COLD_SECONDS:-30}   # cold-start: load from the moment of ready; the last 10 s are the warm throughput
 STATS_VISITS=${STATS_VISITS:-10000000}  # stats: visits of the one link, spread over 365 days
 STATS_CONNECTIONS=${STATS_CONNECTIONS:-2}  # stats: wrk connections (latency of the API, not its throughput)
@@ -170,6 +172,7 @@ cleanup() {
   [ -n "$WRK_PID" ] && kill -TERM "$WRK_PID" 2>/dev/null || true
   [ -n "$HOG_PID" ] && kill -TERM "$HOG_PID" 2>/dev/null || true
   [ -n "$SAMPLER_PID" ] && kill -TERM "$SAMPLER_PID" 2>/dev/null || true
+  [ -n "$DB_NICE_BEFORE" ] && db_nice "$DB_NICE_BEFORE"
   stop_pid "$APP_PID" 40
   stop_pid "$POD2_PID" 40
   stop_pid "$NGINX_PID" 10
@@ -490,6 +493,20 @@ if want paced || want cold-start; then
   gcc -O2 -o "$PACER" "$BENCH_DIR/pacer.c" || die "could not build pacer"
 fi
 
+# db_nice N: every thread of the local mariadbd at nice N (the threads it starts later inherit it); the first call
+# keeps the nice it had, which cleanup puts back
+DB_NICE_BEFORE=""
+db_nice() {
+  local pid t
+  pid=$(pgrep -x mariadbd | head -1) || die "PACED_DB_NICE: no local mariadbd"
+  [ -n "$DB_NICE_BEFORE" ] || DB_NICE_BEFORE=$(ps -o ni= -p "$pid" | tr -d ' ')
+  for t in /proc/"$pid"/task/*; do renice -n "$1" -p "${t##*/}" >/dev/null 2>&1 || true; done
+}
+if want paced && [ -n "$PACED_DB_NICE" ]; then
+  [ "$(id -u)" = 0 ] || die "PACED_DB_NICE needs root (renice of mariadbd)"
+  pgrep -x mariadbd >/dev/null || die "PACED_DB_NICE: no local mariadbd"
+fi
+
 # paced_runs name port rate [pid...]: a WARMUP run at the rate (discarded), then RUNS runs of DURATION at a fixed offered rate,
 # latency from each request's due time; each run's records (due time, latency, status) in <name>.run<i>.raw. With
 # PACED_EVIDENCE=1 the on-CPU time of every thread of the pids, MariaDB, Redis and the pacer is sampled every 25 ms
@@ -619,7 +636,12 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
   if want paced; then
     # the hot path at half nginx's max, visits on: the tail users feel at a steady load
     wait_visits_drained 180
+    if [ -n "$PACED_DB_NICE" ]; then
+      db_nice "$PACED_DB_NICE"
+      log "paced: mariadbd at nice $PACED_DB_NICE during the runs (PACED_DB_NICE)"
+    fi
     paced_runs paced "$APP_PORT" "$PACED_RATE" "$APP_PID"
+    [ -n "$PACED_DB_NICE" ] && db_nice "$DB_NICE_BEFORE"
     python3 "$BENCH_DIR/bench.py" paced --app "$RUN_DIR"/paced.run*.pacer.txt \
       --nginx "$RUN_DIR"/paced-nginx.run*.pacer.txt --rate "$PACED_RATE" --nginx-max "$NGINX_MAX" \
       --connections "$CONNECTIONS" --out "$RUN_DIR/paced.json" >&2
@@ -910,6 +932,7 @@ META=$(python3 "$BENCH_DIR/bench.py" meta --command "$COMMAND_LINE" --date "$MET
   --option duration="$DURATION" --option warmup="$WARMUP" --option runs="$RUNS" --option connections="$CONNECTIONS" \
   --option threads="$THREADS" --option links="$LINKS" --option scenarios="$SCENARIOS" \
   --option batch_calls="$BATCH_CALLS" --option heap_links="$HEAP_LINKS" --option heap_xmx="$HEAP_XMX" \
-  --option java_opts="$JAVA_OPTS" --option near_cache_hot_max_size="$NEAR_HOT_SIZE")
+  --option java_opts="$JAVA_OPTS" --option near_cache_hot_max_size="$NEAR_HOT_SIZE" \
+  --option paced_db_nice="$PACED_DB_NICE")
 python3 "$BENCH_DIR/bench.py" report --dir "$RUN_DIR" --out "$OUT_DIR/result.json" --meta "$META"
 cp "$OUT_DIR/result.json" "$RUN_DIR/result.json"
