@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -102,6 +104,30 @@ class TransferTest {
         assertThat(job.get("dryRun")).isEqualTo(true);
         assertThat(result(job)).containsEntry("created", 1);
         web.get().uri("/api/v1/links/dry-run-code").exchange().expectStatus().isNotFound();
+    }
+
+    @Test
+    void importedLinksAreCountedByOutcomeAndDryRunsAreNot(@Autowired MeterRegistry registry) {
+        double created = importedLinks(registry, "created");
+        double unchanged = importedLinks(registry, "unchanged");
+        String csv =
+                "longUrl,shortCode\nhttps://example.com/metered-a,metered-a\nhttps://example.com/metered-b,metered-b\n";
+
+        assertThat(result(importCsv(csv, ""))).containsEntry("created", 2);
+        assertThat(result(importCsv(csv, ""))).containsEntry("unchanged", 2);
+        assertThat(result(
+                        importCsv("longUrl,shortCode\nhttps://example.com/metered-dry,metered-dry\n", "?dryRun=true")))
+                .containsEntry("created", 1);
+
+        assertThat(importedLinks(registry, "created") - created).isEqualTo(2);
+        assertThat(importedLinks(registry, "unchanged") - unchanged).isEqualTo(2);
+    }
+
+    /** {@code shortgate.imports.links} of one outcome so far; 0 before its first link (it is registered then). */
+    private static double importedLinks(MeterRegistry registry, String outcome) {
+        Counter counter =
+                registry.find("shortgate.imports.links").tag("outcome", outcome).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     @Test
