@@ -151,6 +151,7 @@ NGINX_PID=""
 WRK_PID=""
 HOG_PID=""
 SAMPLER_PID=""
+DB_NICE_BEFORE="" # the nice mariadbd had before PACED_DB_NICE changed it (db_nice), put back by cleanup
 NGINX_DIR=""
 CLK_TCK=$(getconf CLK_TCK)
 export SHORTGATE_ADMIN_KEY=${SHORTGATE_ADMIN_KEY:-bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}
@@ -495,7 +496,6 @@ fi
 
 # db_nice N: every thread of the local mariadbd at nice N (the threads it starts later inherit it); the first call
 # keeps the nice it had, which cleanup puts back
-DB_NICE_BEFORE=""
 db_nice() {
   local pid t
   pid=$(pgrep -x mariadbd | head -1) || die "PACED_DB_NICE: no local mariadbd"
