@@ -173,7 +173,7 @@ cleanup() {
   [ -n "$WRK_PID" ] && kill -TERM "$WRK_PID" 2>/dev/null || true
   [ -n "$HOG_PID" ] && kill -TERM "$HOG_PID" 2>/dev/null || true
   [ -n "$SAMPLER_PID" ] && kill -TERM "$SAMPLER_PID" 2>/dev/null || true
-  [ -n "$DB_NICE_BEFORE" ] && db_nice "$DB_NICE_BEFORE"
+  [ -n "$DB_NICE_BEFORE" ] && { db_nice "$DB_NICE_BEFORE" || true; }
   stop_pid "$APP_PID" 40
   stop_pid "$POD2_PID" 40
   stop_pid "$NGINX_PID" 10
@@ -498,7 +498,7 @@ fi
 # keeps the nice it had, which cleanup puts back
 db_nice() {
   local pid t
-  pid=$(pgrep -x mariadbd | head -1) || die "PACED_DB_NICE: no local mariadbd"
+  pid=$(pgrep -x mariadbd | head -1) || { log "PACED_DB_NICE: no local mariadbd"; return 1; }
   [ -n "$DB_NICE_BEFORE" ] || DB_NICE_BEFORE=$(ps -o ni= -p "$pid" | tr -d ' ')
   for t in /proc/"$pid"/task/*; do renice -n "$1" -p "${t##*/}" >/dev/null 2>&1 || true; done
 }
@@ -637,11 +637,11 @@ if [ "$REDIRECT_SCENARIOS" = 1 ]; then
     # the hot path at half nginx's max, visits on: the tail users feel at a steady load
     wait_visits_drained 180
     if [ -n "$PACED_DB_NICE" ]; then
-      db_nice "$PACED_DB_NICE"
+      db_nice "$PACED_DB_NICE" || die "PACED_DB_NICE: could not renice mariadbd"
       log "paced: mariadbd at nice $PACED_DB_NICE during the runs (PACED_DB_NICE)"
     fi
     paced_runs paced "$APP_PORT" "$PACED_RATE" "$APP_PID"
-    [ -n "$PACED_DB_NICE" ] && db_nice "$DB_NICE_BEFORE"
+    if [ -n "$PACED_DB_NICE" ]; then db_nice "$DB_NICE_BEFORE" || die "PACED_DB_NICE: could not renice mariadbd back"; fi
     python3 "$BENCH_DIR/bench.py" paced --app "$RUN_DIR"/paced.run*.pacer.txt \
       --nginx "$RUN_DIR"/paced-nginx.run*.pacer.txt --rate "$PACED_RATE" --nginx-max "$NGINX_MAX" \
       --connections "$CONNECTIONS" --out "$RUN_DIR/paced.json" >&2
