@@ -20,7 +20,9 @@ import org.springframework.validation.annotation.Validated;
  *                             ({@code shortgate.visits.dropped{reason="buffer_full"}}); its counts are kept
  * @param batchSize            most raw visits per batch; a batch is written when it is full
  * @param flushInterval        longest a raw visit waits for its batch to fill before the batch is written anyway
- * @param writeConcurrency     raw batches written at the same time (each takes one database connection)
+ * @param writeConcurrency     most raw batches written at the same time (each takes one database connection):
+ *                             one at a time while the writes keep up, more only while at least two batches' worth
+ *                             of rows wait beyond those being written
  * @param retryBackoff         first delay before a failed write (raw batch or count flush) is tried again
  * @param retryMaxBackoff      longest delay between two tries; a failed write is retried until it succeeds or
  *                             shutdown gives up on it
@@ -33,9 +35,10 @@ import org.springframework.validation.annotation.Validated;
  *                             dimension); also the most counts a killed pod (SIGKILL) can lose
  * @param sketchFlushInterval  how often each pod takes its changed unique-visitor sketches for writing; they are
  *                             written 2,000 after each count flush, and all of them at shutdown
- * @param countsWriteConcurrency count transactions of one flush written at the same time, each on a connection of
- *                             its own (a flush of many links comes in transactions of whole links, so they touch
- *                             different rows). While a count flush runs longer than {@code counts-flush-interval},
+ * @param countsWriteConcurrency most count transactions of one flush written at the same time, each on a
+ *                             connection of its own (a flush of many links comes in transactions of whole links, so
+ *                             they touch different rows): one at a time while the flush keeps within its interval,
+ *                             more only once it runs longer. While a count flush runs longer than {@code counts-flush-interval},
  *                             raw batches are written one at a time, so the counts get the database first
  * @param maxLabels            most labels a pod keeps per link, UTC day and dimension (countries, browsers,
  *                             operating systems, device classes, referrer hosts); further labels count as "other"

@@ -20,6 +20,7 @@ import dev.shortgate.visit.Dimension;
 import dev.shortgate.visit.OrphanVisitType;
 import dev.shortgate.visit.VisitProperties;
 import dev.shortgate.visit.WriteRetry;
+import dev.shortgate.visit.WriteTurns;
 import dev.shortgate.visit.enrich.VisitEnricher;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -135,10 +136,14 @@ public final class VisitCountFlusher {
     private final Timer flushes;
 
     private final CountFlushSchedule schedule;
+    /** One chunk at a time while the flush keeps within its interval. */
+    private final WriteTurns turns;
 
     private static final long IDLE = Long.MIN_VALUE;
     /** When the count flush in progress began ({@link #timer} nanoseconds), or {@link #IDLE}. */
     private volatile long cycleStarted = IDLE;
+    /** The last count flush ran longer than its interval: the next one overlaps its chunks from its start. */
+    private volatile boolean lastOverran;
     /** The last flush of shutdown is running: the counts come first. */
     private volatile boolean stopping;
 
@@ -163,6 +168,7 @@ public final class VisitCountFlusher {
         this.classifier = new CountClassifier(enricher, properties.maxLabels(), clock);
         this.schedule =
                 new CountFlushSchedule(this::scheduled, () -> cycle(true), properties.countsFlushInterval(), timer);
+        this.turns = new WriteTurns(timer, () -> lastOverran || behind());
         new SecureRandom().nextBytes(writerId);
         this.lastResetCheck = clock.instant();
         Gauge.builder("shortgate.visits.counts.pending", tally, VisitTally::pending)
@@ -317,7 +323,9 @@ public final class VisitCountFlusher {
 
     /**
      * Drains the tally and writes it in chunks: classified one at a time (the classifier is not thread-safe), written
-     * up to {@code counts-write-concurrency} at once. Chunks hold whole links in code order, so two of them never
+     * one at a time while the flush keeps within its interval, and up to {@code counts-write-concurrency} at once
+     * while it is {@link #behind()} or when the flush before it was ({@link WriteTurns}): under a load the database
+     * cannot take one at a time, every flush overlaps from its start. Chunks hold whole links in code order, so two of them never
      * upsert the same link's rows; the orphan rows they may share are locked in one table and key order by every
      * transaction, so they wait for each other but cannot deadlock.
      */
@@ -330,9 +338,17 @@ public final class VisitCountFlusher {
             cycleStarted = timer.now(TimeUnit.NANOSECONDS);
             return Flux.fromIterable(chunks)
                     .concatMap(this::classified)
-                    .flatMap(this::flushChunk, properties.countsWriteConcurrency())
+                    .flatMap(
+                            chunk -> turns.take().flatMap(release -> flushChunk(chunk)
+                                    .doOnTerminate(release)
+                                    .doOnCancel(release)
+                                    .doFinally(signal -> release.run())),
+                            properties.countsWriteConcurrency())
                     .then()
-                    .doFinally(signal -> cycleStarted = IDLE);
+                    .doFinally(signal -> {
+                        lastOverran = behind();
+                        cycleStarted = IDLE;
+                    });
         });
     }
 

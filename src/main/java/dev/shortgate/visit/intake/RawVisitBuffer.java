@@ -12,6 +12,7 @@ import dev.shortgate.system.problem.Causes;
 import dev.shortgate.visit.RawVisit;
 import dev.shortgate.visit.VisitProperties;
 import dev.shortgate.visit.WriteRetry;
+import dev.shortgate.visit.WriteTurns;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -32,14 +33,17 @@ import reactor.core.scheduler.Scheduler;
  * batches for the {@link VisitRecorder.BatchWriter}. At most {@code buffer-capacity} rows are held at once, counting
  * those queued, waiting in a batch and being written; a row that finds the buffer full is dropped and counted
  * ({@code shortgate.visits.dropped{reason="buffer_full"}}). Batches hold up to {@code batch-size} rows or
- * {@code flush-interval} of waiting ({@code bufferTimeout}), and {@code write-concurrency} of them are written at a
- * time. A failed batch keeps its place in the buffer and is retried with capped backoff until it is written, so a
- * database outage fills the buffer and sheds new rows, never memory. On shutdown it writes what it holds, for a
- * bounded time, and counts the rows still held then as dropped ({@code shutdown}).
+ * {@code flush-interval} of waiting ({@code bufferTimeout}). One batch is written at a time while the writes keep
+ * up; while at least two batches' worth of rows wait beyond those being written, up to {@code write-concurrency} of
+ * them are ({@link WriteTurns}: the database gets a steady trickle, not bursts, until it must catch up). A failed
+ * batch keeps its place in the buffer and is retried with capped backoff until it is written, so a database outage
+ * fills the buffer and sheds new rows, never memory. On shutdown it writes what it holds, for a bounded time, and
+ * counts the rows still held then as dropped ({@code shutdown}).
  *
  * <p>The counts come first: while they are behind ({@code VisitCountFlusher#behind()}: a count flush runs
  * longer than its interval, or shutdown's last one runs), a batch starts only when no other one is being written,
- * so the count transactions get the database's time, and raw rows, which may shed, are the ones that do.
+ * however many wait, so the count transactions get the database's time, and raw rows, which may shed, are the ones
+ * that do.
  */
 final class RawVisitBuffer {
 
@@ -50,8 +54,12 @@ final class RawVisitBuffer {
     private final Scheduler timer;
     private final MeterRegistry registry;
     private final BooleanSupplier countsBehind;
-    /** Raw batches being written now (a batch waiting for its turn is not). */
-    private final AtomicInteger writing = new AtomicInteger();
+    /** One batch at a time while the writes keep up (see {@link #behind()}). */
+    private final WriteTurns turns;
+    /** Rows in the batches being written now (a batch waiting for its turn is not). */
+    private final AtomicInteger rowsWriting = new AtomicInteger();
+    /** Rows waiting beyond those being written that make the writes {@link #behind()}. */
+    private final int backlog;
 
     private final AtomicInteger held = new AtomicInteger();
     private final Sinks.Empty<Void> drained = Sinks.empty();
@@ -67,9 +75,6 @@ final class RawVisitBuffer {
     private final DistributionSummary batchSizes;
     private final Timer flushes;
 
-    /** How often a batch waiting for its turn looks again. */
-    static final Duration TURN_POLL = Duration.ofMillis(20);
-
     /** @param countsBehind whether the counts are behind, so raw batches are written one at a time */
     RawVisitBuffer(
             VisitProperties properties,
@@ -82,6 +87,8 @@ final class RawVisitBuffer {
         this.writer = writer;
         this.timer = timer;
         this.registry = registry;
+        this.backlog = Math.max(1, Math.min(2 * properties.batchSize(), properties.bufferCapacity() / 2));
+        this.turns = new WriteTurns(timer, () -> !countsBehind.getAsBoolean() && behind());
         Gauge.builder("shortgate.visits.buffered", held, AtomicInteger::get)
                 .description("Raw visit rows held in memory: queued, batched or being written")
                 .register(registry);
@@ -153,14 +160,17 @@ final class RawVisitBuffer {
     private Mono<Void> write(List<RawVisit> batch) {
         int size = batch.size();
         long start = System.nanoTime();
-        AtomicBoolean writingThis = new AtomicBoolean();
-        Runnable done = () -> { // before the batch's end reaches the next one, so that one may start at once
-            if (writingThis.compareAndSet(true, false)) {
-                writing.decrementAndGet();
-            }
-        };
-        return turn().then(Mono.defer(() -> {
-                    writingThis.set(true);
+        return turns.take()
+                .flatMap(release -> {
+                    rowsWriting.addAndGet(size);
+                    AtomicBoolean ended = new AtomicBoolean();
+                    Runnable done =
+                            () -> { // before the batch's end reaches the next one, so that one may start at once
+                                if (ended.compareAndSet(false, true)) {
+                                    rowsWriting.addAndGet(-size);
+                                    release.run();
+                                }
+                            };
                     return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
                                 retries.increment();
                                 ConflictRetry.seen(registry, "visit_batch", signal.failure());
@@ -171,22 +181,22 @@ final class RawVisitBuffer {
                                         Causes.root(signal.failure()).toString());
                             })
                             .doOnTerminate(done)
-                            .doOnCancel(done);
-                }))
-                .then(Mono.fromRunnable(() -> {
-                    written.increment(size);
-                    batchSizes.record(size);
-                }))
-                .onErrorResume(error -> {
-                    droppedWriteFailed.increment(size);
-                    log.error(
-                            "Dropped {} visits: the database rejected them: {}",
-                            size,
-                            Causes.root(error).toString());
-                    return Mono.empty();
+                            .doOnCancel(done)
+                            .then(Mono.fromRunnable(() -> {
+                                written.increment(size);
+                                batchSizes.record(size);
+                            }))
+                            .onErrorResume(error -> {
+                                droppedWriteFailed.increment(size);
+                                log.error(
+                                        "Dropped {} visits: the database rejected them: {}",
+                                        size,
+                                        Causes.root(error).toString());
+                                return Mono.empty();
+                            })
+                            .doFinally(signal -> done.run());
                 })
                 .doFinally(signal -> {
-                    done.run();
                     flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                     if (signal != SignalType.CANCEL) {
                         held.addAndGet(-size); // a cancelled batch was counted as a shutdown drop already
@@ -196,24 +206,12 @@ final class RawVisitBuffer {
     }
 
     /**
-     * Completes when this batch may be written, having counted it as being written: at once while the counts keep
-     * up, else once no other raw batch is being written.
+     * Whether the raw writes are behind: at least two batches' worth of rows (or half the buffer, if that is less)
+     * wait beyond those being written. Only then, and only while the counts keep up, does a batch start while another
+     * one is being written.
      */
-    private Mono<Void> turn() {
-        return Mono.defer(() -> mayStart()
-                ? Mono.<Void>empty()
-                : Flux.interval(TURN_POLL, timer)
-                        .filter(tick -> mayStart())
-                        .next()
-                        .then());
-    }
-
-    private boolean mayStart() {
-        if (!countsBehind.getAsBoolean()) {
-            writing.incrementAndGet();
-            return true;
-        }
-        return writing.compareAndSet(0, 1);
+    private boolean behind() {
+        return held.get() - rowsWriting.get() >= backlog;
     }
 
     /** Refuses rows from now on: each one offered is counted as a shutdown drop. */

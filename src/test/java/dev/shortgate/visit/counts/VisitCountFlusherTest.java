@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.shortgate.visit.VisitProperties;
+import dev.shortgate.visit.WriteTurns;
 import dev.shortgate.visit.enrich.GeoLocator;
 import dev.shortgate.visit.enrich.UserAgentParser;
 import dev.shortgate.visit.enrich.VisitEnricher;
@@ -57,15 +58,17 @@ class VisitCountFlusherTest {
     };
 
     @Test
-    void chunksOfAFlushAreWrittenUpToTheConcurrencyAtOnceEachWithItsOwnFlushIdAndNoLinkInTwo() {
+    void chunksOfAFlushAreWrittenOneAtATimeUntilItRunsPastItsIntervalEachWithItsOwnFlushIdAndNoLinkInTwo() {
         VisitCountFlusher flusher = flusher(2);
-        int links = VisitCountFlusher.ENTRIES_PER_TRANSACTION * 2 + 1; // three chunks
+        int links = VisitCountFlusher.ENTRIES_PER_TRANSACTION * 2 + 1; // three chunks, each taking 3 s
         visitEach(links, 2);
 
         StepVerifier.withVirtualTime(() -> flusher.cycle(false), () -> time, Long.MAX_VALUE)
                 .expectSubscription()
-                .thenAwait(WRITE)
-                .then(() -> assertThat(written).hasSize(2)) // the first two together
+                .thenAwait(INTERVAL)
+                .then(() -> assertThat(mostWritingAtOnce).hasValue(1)) // within its interval: one at a time
+                .thenAwait(WRITE.plus(WriteTurns.POLL.multipliedBy(2)))
+                .then(() -> assertThat(written).hasSize(2)) // past it, the second joined the first
                 .thenAwait(WRITE)
                 .verifyComplete();
 
@@ -81,6 +84,26 @@ class VisitCountFlusherTest {
         assertThat(tally.pending()).isZero();
         assertThat(registry.get("shortgate.visits.counts.written").counter().count())
                 .isEqualTo(links * 2.0);
+    }
+
+    @Test
+    void aFlushAfterOneThatRanPastItsIntervalWritesItsChunksTogetherFromItsStart() {
+        VisitCountFlusher flusher = flusher(2);
+        visitEach(VisitCountFlusher.ENTRIES_PER_TRANSACTION * 2 + 1, 1); // three chunks of 3 s: past the interval
+        List<String> done = new CopyOnWriteArrayList<>();
+        flusher.cycle(false).subscribe(null, null, () -> done.add("first"));
+        time.advanceTimeBy(WRITE.multipliedBy(3));
+        assertThat(done).containsExactly("first");
+        written.clear();
+        mostWritingAtOnce.set(0);
+
+        visitEach(VisitCountFlusher.ENTRIES_PER_TRANSACTION + 1, 1); // two chunks
+        flusher.cycle(false).subscribe(null, null, () -> done.add("second"));
+        time.advanceTimeBy(WRITE);
+
+        assertThat(written).hasSize(2); // together from the start, not one after the other
+        assertThat(mostWritingAtOnce).hasValue(2);
+        assertThat(done).containsExactly("first", "second");
     }
 
     @Test

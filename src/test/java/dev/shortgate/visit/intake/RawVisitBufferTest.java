@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.shortgate.visit.RawVisit;
+import dev.shortgate.visit.WriteTurns;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -25,8 +26,8 @@ class RawVisitBufferTest {
     private final AtomicInteger mostWritingAtOnce = new AtomicInteger();
     private final AtomicInteger batchesWritten = new AtomicInteger();
 
-    /** Four batches of 2, written two at a time ({@code write-concurrency} 2), each taking {@link #WRITE}. */
-    private RawVisitBuffer startedWithEightRows() {
+    /** Batches of 2, written at most two at a time ({@code write-concurrency} 2), each taking {@link #WRITE}. */
+    private RawVisitBuffer startedWith(int rows) {
         RawVisitBuffer buffer = new RawVisitBuffer(
                 VisitRecorderTest.props(true, 100, 2, 100),
                 batch -> Mono.defer(() -> {
@@ -40,20 +41,40 @@ class RawVisitBufferTest {
                 registry,
                 countsBehind::get);
         buffer.start();
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < rows; i++) {
             buffer.offer(new RawVisit(new byte[12], "c" + i, Instant.EPOCH, null, "agent", null));
         }
         return buffer;
     }
 
+    private RawVisitBuffer startedWithEightRows() {
+        return startedWith(8);
+    }
+
     @Test
-    void rawBatchesAreWrittenAtTheConfiguredConcurrencyWhileTheCountsKeepUp() {
-        startedWithEightRows();
+    void aRawBatchWaitsForTheOneBeingWrittenWhileNoFurtherBatchWaitsBehindIt() {
+        RawVisitBuffer buffer = startedWith(4); // two batches: the second is all that waits
 
-        time.advanceTimeBy(WRITE.multipliedBy(2));
+        time.advanceTimeBy(WRITE);
+        assertThat(batchesWritten).hasValue(1);
+        time.advanceTimeBy(WRITE.plus(WriteTurns.POLL));
 
+        assertThat(mostWritingAtOnce).hasValue(1);
+        assertThat(batchesWritten).hasValue(2);
+        assertThat(buffer.held()).isZero();
+    }
+
+    @Test
+    void rawBatchesAreWrittenUpToTheConfiguredConcurrencyWhileTwoBatchesWaitBeyondThoseBeingWritten() {
+        RawVisitBuffer buffer = startedWithEightRows(); // four batches: six rows soon wait beyond the first
+
+        time.advanceTimeBy(WRITE.plus(WriteTurns.POLL));
         assertThat(mostWritingAtOnce).hasValue(2);
+        assertThat(batchesWritten).hasValue(2);
+        time.advanceTimeBy(WRITE.plus(WriteTurns.POLL).multipliedBy(2));
+
         assertThat(batchesWritten).hasValue(4);
+        assertThat(buffer.held()).isZero();
     }
 
     @Test
@@ -61,14 +82,14 @@ class RawVisitBufferTest {
         countsBehind.set(true);
         RawVisitBuffer buffer = startedWithEightRows();
 
-        time.advanceTimeBy(WRITE.multipliedBy(2).plus(RawVisitBuffer.TURN_POLL.multipliedBy(2)));
+        time.advanceTimeBy(WRITE.multipliedBy(2).plus(WriteTurns.POLL.multipliedBy(2)));
 
         assertThat(mostWritingAtOnce).hasValue(1);
         assertThat(batchesWritten).hasValue(2);
         assertThat(buffer.held()).isEqualTo(4); // waiting their turn, still held and bounded by the capacity
 
-        countsBehind.set(false); // the counts caught up: the rest go at full concurrency
-        time.advanceTimeBy(WRITE.plus(RawVisitBuffer.TURN_POLL));
+        countsBehind.set(false); // the counts caught up: the rest are written
+        time.advanceTimeBy(WRITE.plus(WriteTurns.POLL).multipliedBy(2));
 
         assertThat(batchesWritten).hasValue(4);
         assertThat(buffer.held()).isZero();
