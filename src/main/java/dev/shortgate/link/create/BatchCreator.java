@@ -21,7 +21,9 @@ import reactor.core.publisher.Mono;
 /**
  * Creates a batch, behaving as a create per item (find-if-exists and per-item problems alike): its generated items
  * are written in chunks by {@link GroupCreator}, with one round trip per step for a whole chunk, and its aliases go
- * through {@link LinkCreator} one by one. An item's tags are written once the batch has made its link.
+ * through {@link LinkCreator} one by one. Of two items that are the same create, the earlier one makes the link and
+ * the later one finds it, as if they had come one after the other. An item's tags are written once the batch has
+ * made its link.
  */
 @Component
 public class BatchCreator {
@@ -54,6 +56,7 @@ public class BatchCreator {
             List<Map<Integer, Prepared>> chunks = new ArrayList<>();
             Map<Integer, Prepared> single = new LinkedHashMap<>();
             Map<Integer, List<String>> tagsOf = new HashMap<>();
+            Map<List<Object>, Map<Integer, Prepared>> chunkOf = new HashMap<>();
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i) == null) {
                     refused.add(ItemResult.failed(i, Problem.INVALID_REQUEST.toException("Item is null.")));
@@ -68,10 +71,20 @@ public class BatchCreator {
                         single.put(i, prepared);
                         continue;
                     }
+                    // the same create as an earlier item goes in that item's chunk, after it: the earlier one makes
+                    // the link (201) and this one finds it (200), not whichever chunk happens to write first
+                    List<Object> sameness = GroupCreator.sameness(prepared);
+                    Map<Integer, Prepared> earlier = chunkOf.get(sameness);
+                    if (earlier != null) {
+                        earlier.put(i, prepared);
+                        continue;
+                    }
                     if (chunks.isEmpty() || chunks.get(chunks.size() - 1).size() >= CHUNK) {
                         chunks.add(new LinkedHashMap<>());
                     }
-                    chunks.get(chunks.size() - 1).put(i, prepared);
+                    Map<Integer, Prepared> chunk = chunks.get(chunks.size() - 1);
+                    chunk.put(i, prepared);
+                    chunkOf.put(sameness, chunk);
                 } catch (ProblemException e) {
                     refused.add(ItemResult.failed(i, e));
                 }

@@ -80,7 +80,7 @@ class GroupCreator {
     }
 
     /** What makes two items the same create: find-if-exists would give the second the first's link. */
-    private static List<Object> sameness(Prepared prepared) {
+    static List<Object> sameness(Prepared prepared) {
         Link link = prepared.link();
         return Arrays.asList(
                 link.url(),
