@@ -38,8 +38,9 @@ import org.springframework.validation.annotation.Validated;
  * @param countsWriteConcurrency most count transactions of one flush written at the same time, each on a
  *                             connection of its own (a flush of many links comes in transactions of whole links, so
  *                             they touch different rows): one at a time while the flush keeps within its interval,
- *                             more only once it runs longer. While a count flush runs longer than {@code counts-flush-interval},
- *                             raw batches are written one at a time, so the counts get the database first
+ *                             more only once it runs longer. While a count flush runs longer than
+ *                             {@code counts-flush-interval}, raw batches are written one at a time, so the counts
+ *                             get the database first
  * @param maxLabels            most labels a pod keeps per link, UTC day and dimension (countries, browsers,
  *                             operating systems, device classes, referrer hosts); further labels count as "other"
  * @param maxDistinctPerCode   most distinct (user agent, network, referrer host) combinations a pod holds per link

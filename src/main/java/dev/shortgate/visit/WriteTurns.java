@@ -13,8 +13,8 @@ import reactor.core.scheduler.Scheduler;
  * Turns at the database for one kind of visit write: one write at a time while the writes keep up, more at once
  * (up to the caller's own bound, a {@code flatMap}'s concurrency) only while {@code overlap} says they are behind.
  * The database then gets a steady trickle of transactions instead of bursts of several at once: on a host whose
- * cores it shares with the pods, the bursts took a third more off the redirect tail (docs/performance.md, "One visit
- * write at a time while the writes keep up"). A write waiting for its turn looks again every {@link #POLL}.
+ * cores it shares with the pods, one write at a time took a third off the redirect tail (docs/performance.md, "One
+ * visit write at a time while the writes keep up"). A write waiting for its turn looks again every {@link #POLL}.
  */
 public final class WriteTurns {
 
@@ -42,6 +42,14 @@ public final class WriteTurns {
         return Mono.defer(() -> mayStart()
                 ? Mono.just(release())
                 : Flux.interval(POLL, timer).filter(tick -> mayStart()).next().map(tick -> release()));
+    }
+
+    /**
+     * Runs {@code write} once it has its turn, and gives the turn back as soon as it ends, however it ends (before its
+     * end reaches the caller, so the next write may start at once).
+     */
+    public <T> Mono<T> inTurn(Mono<T> write) {
+        return take().flatMap(release -> write.doOnTerminate(release).doOnCancel(release));
     }
 
     /** Writes running now. */

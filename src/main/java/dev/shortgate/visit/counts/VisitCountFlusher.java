@@ -325,8 +325,8 @@ public final class VisitCountFlusher {
      * Drains the tally and writes it in chunks: classified one at a time (the classifier is not thread-safe), written
      * one at a time while the flush keeps within its interval, and up to {@code counts-write-concurrency} at once
      * while it is {@link #behind()} or when the flush before it was ({@link WriteTurns}): under a load the database
-     * cannot take one at a time, every flush overlaps from its start. Chunks hold whole links in code order, so two of them never
-     * upsert the same link's rows; the orphan rows they may share are locked in one table and key order by every
+     * cannot take one at a time, every flush overlaps from its start. Chunks hold whole links in code order, so two
+     * of them never upsert the same link's rows; the orphan rows they may share are locked in one table and key order by every
      * transaction, so they wait for each other but cannot deadlock.
      */
     private Mono<Void> flushCounts() {
@@ -339,10 +339,7 @@ public final class VisitCountFlusher {
             return Flux.fromIterable(chunks)
                     .concatMap(this::classified)
                     .flatMap(
-                            chunk -> turns.take().flatMap(release -> flushChunk(chunk)
-                                    .doOnTerminate(release)
-                                    .doOnCancel(release)
-                                    .doFinally(signal -> release.run())),
+                            chunk -> turns.inTurn(Mono.defer(() -> flushChunk(chunk))),
                             properties.countsWriteConcurrency())
                     .then()
                     .doFinally(signal -> {

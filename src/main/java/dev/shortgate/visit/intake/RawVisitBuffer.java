@@ -3,7 +3,6 @@ package dev.shortgate.visit.intake;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -56,8 +55,6 @@ final class RawVisitBuffer {
     private final BooleanSupplier countsBehind;
     /** One batch at a time while the writes keep up (see {@link #behind()}). */
     private final WriteTurns turns;
-    /** Rows in the batches being written now (a batch waiting for its turn is not). */
-    private final AtomicInteger rowsWriting = new AtomicInteger();
     /** Rows waiting beyond those being written that make the writes {@link #behind()}. */
     private final int backlog;
 
@@ -160,41 +157,26 @@ final class RawVisitBuffer {
     private Mono<Void> write(List<RawVisit> batch) {
         int size = batch.size();
         long start = System.nanoTime();
-        return turns.take()
-                .flatMap(release -> {
-                    rowsWriting.addAndGet(size);
-                    AtomicBoolean ended = new AtomicBoolean();
-                    Runnable done =
-                            () -> { // before the batch's end reaches the next one, so that one may start at once
-                                if (ended.compareAndSet(false, true)) {
-                                    rowsWriting.addAndGet(-size);
-                                    release.run();
-                                }
-                            };
-                    return WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
-                                retries.increment();
-                                ConflictRetry.seen(registry, "visit_batch", signal.failure());
-                                log.warn(
-                                        "Writing {} visits failed (attempt {}); retrying: {}",
-                                        size,
-                                        signal.totalRetries() + 1,
-                                        Causes.root(signal.failure()).toString());
-                            })
-                            .doOnTerminate(done)
-                            .doOnCancel(done)
-                            .then(Mono.fromRunnable(() -> {
-                                written.increment(size);
-                                batchSizes.record(size);
-                            }))
-                            .onErrorResume(error -> {
-                                droppedWriteFailed.increment(size);
-                                log.error(
-                                        "Dropped {} visits: the database rejected them: {}",
-                                        size,
-                                        Causes.root(error).toString());
-                                return Mono.empty();
-                            })
-                            .doFinally(signal -> done.run());
+        return turns.inTurn(Mono.defer(() -> WriteRetry.untilWritten(writer.write(batch), properties, timer, signal -> {
+                    retries.increment();
+                    ConflictRetry.seen(registry, "visit_batch", signal.failure());
+                    log.warn(
+                            "Writing {} visits failed (attempt {}); retrying: {}",
+                            size,
+                            signal.totalRetries() + 1,
+                            Causes.root(signal.failure()).toString());
+                })))
+                .then(Mono.fromRunnable(() -> {
+                    written.increment(size);
+                    batchSizes.record(size);
+                }))
+                .onErrorResume(error -> {
+                    droppedWriteFailed.increment(size);
+                    log.error(
+                            "Dropped {} visits: the database rejected them: {}",
+                            size,
+                            Causes.root(error).toString());
+                    return Mono.empty();
                 })
                 .doFinally(signal -> {
                     flushes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -207,11 +189,11 @@ final class RawVisitBuffer {
 
     /**
      * Whether the raw writes are behind: at least two batches' worth of rows (or half the buffer, if that is less)
-     * wait beyond those being written. Only then, and only while the counts keep up, does a batch start while another
-     * one is being written.
+     * wait beyond those being written (each counted as a full batch). Only then, and only while the counts keep up,
+     * does a batch start while another one is being written.
      */
     private boolean behind() {
-        return held.get() - rowsWriting.get() >= backlog;
+        return held.get() - (long) turns.writing() * properties.batchSize() >= backlog;
     }
 
     /** Refuses rows from now on: each one offered is counted as a shutdown drop. */
