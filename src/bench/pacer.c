@@ -1,7 +1,7 @@
 /*
  * pacer: an open-loop HTTP/1.1 load generator for the paced and cold-start scenarios (wrk2 is not in Debian).
  *
- *   pacer -p PORT -c CONNECTIONS -d SECONDS -f CODES [-r RATE] [-o RAW] [-b]
+ *   pacer -p PORT -c CONNECTIONS -d SECONDS -f CODES [-r RATE] [-o RAW] [-b] [-z S]
  *
  * With -r RATE (requests per second), request i is due at start + i / RATE whatever happened before it, and its
  * latency is measured from that due time, not from when a connection was free to send it: a stall delays every
@@ -9,19 +9,22 @@
  * connection queue in order. Between two due times it sleeps in epoll_pwait2 with a nanosecond timeout; -b busy-polls
  * instead (the old behaviour: epoll_wait's millisecond timeout rounds every gap shorter than 1 ms down to 0, so at
  * 10,000 req/s and more the pacer spun a whole core, taking it from the server it measures). Without -r (closed loop, like wrk) each connection sends its next request as soon as
- * the previous answer arrived. Each request is a GET of a random line of CODES on 127.0.0.1:PORT, keep-alive.
+ * the previous answer arrived. Each request is a GET of a random line of CODES on 127.0.0.1:PORT, keep-alive: every
+ * line equally likely, or with -z S Zipf-distributed with exponent S (S > 0): the line of rank k (in file order, the
+ * first line rank 1) is asked for in proportion to 1 / k^S, as real traffic concentrates on a few links.
  *
  * Prints one line: BENCH_PACER {"sent":..,"answered":..,"errors":..,"status_5xx":..,"p50_us":..,"p99_us":..,
  * "p999_us":..,"max_us":..,"rps":..,"t0_unix_us":..,"cpu_ms":..}: t0_unix_us is the wall-clock time of due time 0 (to line
  * the records up with a GC log), cpu_ms the pacer's own CPU time. With -o, writes one 12-byte record per answered request (uint32 due time in
  * microseconds from the start, uint32 latency in microseconds, uint32 status, 0 for a connection error).
  *
- * Build: gcc -O2 -o pacer pacer.c
+ * Build: gcc -O2 -o pacer pacer.c -lm
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdint.h>
@@ -50,6 +53,7 @@ static conn_t conns[MAX_CONNS];
 static int nconns, port, epfd;
 static char **codes;
 static size_t ncodes;
+static double *zipf_cdf; /* with -z: the cumulative probability of ranks 1..k, at k - 1; NULL for uniform */
 static uint64_t t0;
 static FILE *raw;
 static uint32_t *lat;
@@ -104,9 +108,30 @@ static void reconnect(conn_t *c) {
     open_conn(c);
 }
 
+/* the index of the next code asked for: uniform, or the first rank whose cumulative probability reaches u */
+static size_t next_code(void) {
+    if (!zipf_cdf) return (size_t)random() % ncodes;
+    double u = (random() + 0.5) / ((double)RAND_MAX + 1.0);
+    size_t lo = 0, hi = ncodes - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (zipf_cdf[mid] < u) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+static void zipf_init(double s) {
+    zipf_cdf = malloc(ncodes * sizeof *zipf_cdf);
+    if (!zipf_cdf) die("malloc");
+    double sum = 0;
+    for (size_t k = 0; k < ncodes; k++) zipf_cdf[k] = (sum += pow((double)(k + 1), -s));
+    for (size_t k = 0; k < ncodes; k++) zipf_cdf[k] /= sum;
+    zipf_cdf[ncodes - 1] = 1.0;
+}
+
 static int send_req(conn_t *c, uint64_t due) {
     char req[256];
-    const char *code = codes[(size_t)random() % ncodes];
+    const char *code = codes[next_code()];
     int n = snprintf(req, sizeof req, "GET /%s HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: pacer\r\n\r\n", code);
     c->due = due;
     c->busy = 1;
@@ -139,8 +164,9 @@ int main(int argc, char **argv) {
     const char *codes_file = NULL, *raw_file = NULL;
     int opt;
     int busy_poll = 0;
+    double zipf = 0;
     nconns = 64;
-    while ((opt = getopt(argc, argv, "p:c:d:f:r:o:b")) != -1) {
+    while ((opt = getopt(argc, argv, "p:c:d:f:r:o:bz:")) != -1) {
         switch (opt) {
         case 'p': port = atoi(optarg); break;
         case 'c': nconns = atoi(optarg); break;
@@ -149,7 +175,8 @@ int main(int argc, char **argv) {
         case 'r': rate = atof(optarg); break;
         case 'o': raw_file = optarg; break;
         case 'b': busy_poll = 1; break;
-        default: fprintf(stderr, "usage: pacer -p PORT -c CONNS -d SECONDS -f CODES [-r RATE] [-o RAW] [-b]\n"); return 2;
+        case 'z': zipf = atof(optarg); if (zipf <= 0) { fprintf(stderr, "-z needs an exponent > 0\n"); return 2; } break;
+        default: fprintf(stderr, "usage: pacer -p PORT -c CONNS -d SECONDS -f CODES [-r RATE] [-o RAW] [-b] [-z S]\n"); return 2;
         }
     }
     if (!port || !codes_file || nconns < 1 || nconns > MAX_CONNS) { fprintf(stderr, "bad arguments\n"); return 2; }
@@ -165,6 +192,7 @@ int main(int argc, char **argv) {
     }
     fclose(f);
     if (!ncodes) { fprintf(stderr, "no codes\n"); return 2; }
+    if (zipf > 0) zipf_init(zipf);
     if (raw_file && !(raw = fopen(raw_file, "wb"))) die(raw_file);
     srandom((unsigned)now_ns());
     epfd = epoll_create1(0);

@@ -28,6 +28,8 @@ SCENARIOS=${SCENARIOS:-all}        # all = hot,sustained,paced,cold-start,redis,
 PACED_RATE=${PACED_RATE:-}         # paced: offered req/s; default half of nginx's max measured in the same run
 PACED_EVIDENCE=${PACED_EVIDENCE:-0} # paced: 1 = sample every thread's CPU during the runs (tail.py)
 PACER_BUSY_POLL=${PACER_BUSY_POLL:-0} # paced: 1 = the pacer busy-polls between due times (as before 2026-11-26)
+PACED_ZIPF=${PACED_ZIPF:-}         # paced: S = links asked for Zipf-distributed with exponent S (nginx too), as real
+                                   # traffic is skewed; empty = every link equally likely, the default figure
 PACED_DB_NICE=${PACED_DB_NICE:-}   # paced: N = the local mariadbd at nice N during Shortgate's runs (root): a database
                                    # that does not take the pod's cores, as on its own hosts; empty = left alone
 COLD_SECONDS=${COLD_SECONDS:-30}   # cold-start: load from the moment of ready; the last 10 s are the warm throughput
@@ -491,7 +493,7 @@ fill_cache() {
 PACER="$RUN_DIR/pacer"
 if want paced || want cold-start; then
   command -v gcc >/dev/null || install_packages gcc libc6-dev
-  gcc -O2 -o "$PACER" "$BENCH_DIR/pacer.c" || die "could not build pacer"
+  gcc -O2 -o "$PACER" "$BENCH_DIR/pacer.c" -lm || die "could not build pacer"
 fi
 
 # db_nice N: every thread of the local mariadbd at nice N (the threads it starts later inherit it); the first call
@@ -514,11 +516,12 @@ fi
 paced_runs() {
   local name=$1 port=$2 rate=$3 run
   shift 3
-  local busy=()
-  [ "$PACER_BUSY_POLL" = 1 ] && busy=(-b)
+  local flags=()
+  [ "$PACER_BUSY_POLL" = 1 ] && flags=(-b)
+  [ -n "$PACED_ZIPF" ] && flags+=(-z "$PACED_ZIPF")
   if [ "$(seconds_of "$WARMUP")" -gt 0 ]; then
     log "$name: warm-up, $rate req/s offered (open loop), $WARMUP"
-    timeout -k 10 $(( $(seconds_of "$WARMUP") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" "${busy[@]}" \
+    timeout -k 10 $(( $(seconds_of "$WARMUP") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" "${flags[@]}" \
       -d "$(seconds_of "$WARMUP")" -r "$rate" -f "$CODES_FILE" >"$RUN_DIR/$name.warmup.pacer.txt" \
       || die "pacer failed ($name warm-up)"
   fi
@@ -529,7 +532,7 @@ paced_runs() {
         --name pacer "$@" &
       SAMPLER_PID=$!
     fi
-    timeout -k 10 $(( $(seconds_of "$DURATION") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" "${busy[@]}" \
+    timeout -k 10 $(( $(seconds_of "$DURATION") + 60 )) "$PACER" -p "$port" -c "$CONNECTIONS" "${flags[@]}" \
       -d "$(seconds_of "$DURATION")" -r "$rate" -f "$CODES_FILE" -o "$RUN_DIR/$name.run$run.raw" \
       >"$RUN_DIR/$name.run$run.pacer.txt" || die "pacer failed ($name)"
     if [ -n "$SAMPLER_PID" ]; then kill "$SAMPLER_PID" 2>/dev/null; wait "$SAMPLER_PID" 2>/dev/null; SAMPLER_PID=""; fi
@@ -933,6 +936,6 @@ META=$(python3 "$BENCH_DIR/bench.py" meta --command "$COMMAND_LINE" --date "$MET
   --option threads="$THREADS" --option links="$LINKS" --option scenarios="$SCENARIOS" \
   --option batch_calls="$BATCH_CALLS" --option heap_links="$HEAP_LINKS" --option heap_xmx="$HEAP_XMX" \
   --option java_opts="$JAVA_OPTS" --option near_cache_hot_max_size="$NEAR_HOT_SIZE" \
-  --option paced_db_nice="$PACED_DB_NICE")
+  --option paced_db_nice="$PACED_DB_NICE" --option paced_zipf="$PACED_ZIPF")
 python3 "$BENCH_DIR/bench.py" report --dir "$RUN_DIR" --out "$OUT_DIR/result.json" --meta "$META"
 cp "$OUT_DIR/result.json" "$RUN_DIR/result.json"
