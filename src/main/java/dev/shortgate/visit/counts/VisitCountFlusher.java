@@ -326,8 +326,8 @@ public final class VisitCountFlusher {
      * one at a time while the flush keeps within its interval, and up to {@code counts-write-concurrency} at once
      * while it is {@link #behind()} or when the flush before it was ({@link WriteTurns}): under a load the database
      * cannot take one at a time, every flush overlaps from its start. Chunks hold whole links in code order, so two
-     * of them never upsert the same link's rows; the orphan rows they may share are locked in one table and key order by every
-     * transaction, so they wait for each other but cannot deadlock.
+     * of them never upsert the same link's rows; the orphan rows they may share are locked in one table and key order
+     * by every transaction, so they wait for each other but cannot deadlock.
      */
     private Mono<Void> flushCounts() {
         return Mono.defer(() -> {
