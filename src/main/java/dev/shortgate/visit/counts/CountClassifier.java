@@ -28,7 +28,8 @@ import dev.shortgate.visit.enrich.VisitEnricher;
  * Turns the entries drained from the {@link VisitTally} into the deltas of one {@link Flush}: it classifies each
  * distinct entry (Yauaa for the user agent, GeoIP2 for the network, both cached by the {@link VisitEnricher}) and
  * sums the visits per link and day, per link, day, dimension and label, and per orphan type and day, in the tables'
- * key order. It keeps the labels this pod has admitted per link, day and dimension, so that one holds at most
+ * key order. A visit's browser, OS and device class go into one {@link Dimension#AGENT} row while the link's
+ * combinations of the day fit in {@code max-labels}, and into their own rows past that. It keeps the labels this pod has admitted per link, day and dimension, so that one holds at most
  * {@code max-labels} and the rest count as {@link Dimension#OTHER}, and it remembers which agents it found to be
  * bots, for {@link #isBot}. Called on a worker thread by one flush at a time (the {@link VisitCountFlusher}'s
  * flushes never overlap); {@link #isBot} may be called from any thread.
@@ -134,11 +135,30 @@ final class CountClassifier {
             } else {
                 bot = facts.kind() == VisitTally.Facts.OTHER_BOT;
                 Arrays.fill(values, Dimension.OTHER);
+                values[Dimension.AGENT.ordinal()] = null; // joined from the three below
                 values[Dimension.DESTINATION.ordinal()] = facts.destination(); // only links with rules have one
             }
             DayKey dayKey = new DayKey(facts.code(), facts.epochDay());
             add(days.computeIfAbsent(dayKey, k -> new long[2]), n, bot);
             KeptLabels kept = null;
+            String agent = Dimension.agentLabel(
+                    values[Dimension.BROWSER.ordinal()],
+                    values[Dimension.OS.ordinal()],
+                    values[Dimension.DEVICE_CLASS.ordinal()]);
+            if (agent != null) { // one row for the three, while the link's combinations of the day fit
+                kept = labels.computeIfAbsent(dayKey, k -> new KeptLabels());
+                if (!Dimension.OTHER.equals(admit(kept, Dimension.AGENT, agent))) {
+                    add(
+                            dims.computeIfAbsent(
+                                    new DimKey(facts.code(), facts.epochDay(), Dimension.AGENT, agent),
+                                    k -> new long[2]),
+                            n,
+                            bot);
+                    values[Dimension.BROWSER.ordinal()] = null;
+                    values[Dimension.OS.ordinal()] = null;
+                    values[Dimension.DEVICE_CLASS.ordinal()] = null;
+                }
+            }
             for (Dimension dimension : Dimension.values()) {
                 String value = values[dimension.ordinal()];
                 if (value != null) {

@@ -21,7 +21,8 @@ import reactor.core.publisher.Mono;
 /**
  * The stats API's top lists, for {@link VisitQueries#top}: the labels with the most visits of each
  * {@link Dimension} over a range of UTC days, summed from {@code visit_dim_stats} and its monthly roll-up
- * {@code visit_dim_month}. The sums of a range's settled days are kept in memory (about {@link #SETTLED_SUM_BYTES}),
+ * {@code visit_dim_month}, where one {@link Dimension#AGENT} row counts a browser, an OS and a device class at once.
+ * The sums of a range's settled days are kept in memory (about {@link #SETTLED_SUM_BYTES}),
  * each with the {@code link_stats} totals of the same days, and used again only while those totals are unchanged.
  */
 final class TopLabels {
@@ -141,8 +142,10 @@ final class TopLabels {
                     long visits = 0;
                     long botVisits = 0;
                     for (Map.Entry<LabelKey, Long> row : rows) {
-                        if (row.getKey().dim() != 0) {
-                            labels.put(row.getKey(), row.getValue());
+                        if (row.getKey().dim() == Dimension.AGENT.id) {
+                            addAgent(labels, row.getKey().label(), row.getValue());
+                        } else if (row.getKey().dim() != 0) {
+                            labels.merge(row.getKey(), row.getValue(), Long::sum);
                         } else if (row.getKey().label().equals("visits")) {
                             visits = row.getValue();
                         } else {
@@ -151,6 +154,23 @@ final class TopLabels {
                     }
                     return new Sums(labels, new Totals(visits, botVisits));
                 });
+    }
+
+    /**
+     * Counts an {@link Dimension#AGENT} row's visits under each of its browser, OS and device class (a label that
+     * is not one, which no pod writes, is left out).
+     */
+    private static void addAgent(Map<LabelKey, Long> labels, String agent, long n) {
+        String[] parts = Dimension.agentParts(agent);
+        if (parts == null) {
+            return;
+        }
+        Dimension[] dimensions = {Dimension.BROWSER, Dimension.OS, Dimension.DEVICE_CLASS};
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i] != null) {
+                labels.merge(new LabelKey(dimensions[i].id, parts[i]), n, Long::sum);
+            }
+        }
     }
 
     private Mono<Totals> totals(String code, LocalDate from, LocalDate to) {

@@ -64,8 +64,13 @@ class VisitAggregatesIT {
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> sum("SELECT SUM(visits) FROM link_stats", code) == 500
                         && sum("SELECT COUNT(*) FROM visit_sketch", code) == 2);
-        assertThat(sum("SELECT SUM(visits) FROM visit_dim_stats WHERE dim = 2 AND", code))
+        // one row per day for the browser, OS and device class of each agent: Firefox 125.x on Linux is one
+        assertThat(sum("SELECT SUM(visits) FROM visit_dim_stats WHERE dim = 7 AND", code))
                 .isEqualTo(500);
+        assertThat(sum("SELECT COUNT(*) FROM visit_dim_stats WHERE dim = 7 AND", code))
+                .isEqualTo(1);
+        assertThat(sum("SELECT COUNT(*) FROM visit_dim_stats WHERE dim IN (2, 3, 4) AND", code))
+                .isZero();
         pods.b()
                 .web()
                 .get()
@@ -83,6 +88,14 @@ class VisitAggregatesIT {
                 .jsonPath("$.topBrowsers[0].label")
                 .isEqualTo("Firefox")
                 .jsonPath("$.topBrowsers[0].visits")
+                .isEqualTo(500)
+                .jsonPath("$.topOperatingSystems[0].label")
+                .isEqualTo("Linux")
+                .jsonPath("$.topOperatingSystems[0].visits")
+                .isEqualTo(500)
+                .jsonPath("$.topDeviceClasses[0].label")
+                .isEqualTo("Desktop")
+                .jsonPath("$.topDeviceClasses[0].visits")
                 .isEqualTo(500);
     }
 
@@ -278,6 +291,65 @@ class VisitAggregatesIT {
                     .jsonPath("$.uniqueVisitors")
                     .isEqualTo((int) expected);
         }
+    }
+
+    @Test
+    void agentRowsAndRowsOfTheirOwnAddUpInTheBrowserOsAndDeviceListsOverDaysAndMonths() {
+        String code = create("https://example.com/agents");
+        VisitCountWriter writer = new VisitCountWriter(
+                pods.a().bean(MultiRowSql.class),
+                TransactionalOperator.create(pods.a().bean(ReactiveTransactionManager.class)),
+                Clock.systemUTC());
+        String firefox = Dimension.agentLabel("Firefox", "Linux", "Desktop");
+        writer.write(new VisitCountFlusher.Flush(
+                        new byte[] {7, 7, 7, 7, 7, 7, 7, 7},
+                        1,
+                        List.of(day(code, "2026-01-31", 5, 0), day(code, "2026-02-10", 5, 0)),
+                        List.of(
+                                agent(code, "2026-01-31", Dimension.AGENT, firefox, 3),
+                                // past the day's combinations, or written before agent rows were
+                                agent(code, "2026-01-31", Dimension.BROWSER, "Firefox", 2),
+                                agent(code, "2026-01-31", Dimension.OS, "Linux", 2),
+                                agent(code, "2026-01-31", Dimension.DEVICE_CLASS, "Desktop", 2),
+                                agent(code, "2026-02-10", Dimension.AGENT, firefox, 1),
+                                agent(
+                                        code,
+                                        "2026-02-10",
+                                        Dimension.AGENT,
+                                        Dimension.agentLabel("Chrome", "Windows NT", "Desktop"),
+                                        4))))
+                .block(Duration.ofSeconds(30));
+
+        // February whole from the roll-up, January 31 from the days
+        pods.b()
+                .web()
+                .get()
+                .uri("/api/v1/links/{code}/stats?from=2026-01-31&to=2026-02-28", code)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.visits.total")
+                .isEqualTo(10)
+                .jsonPath("$.topBrowsers[*].label")
+                .isEqualTo(List.of("Firefox", "Chrome"))
+                .jsonPath("$.topBrowsers[*].visits")
+                .isEqualTo(List.of(6, 4))
+                .jsonPath("$.topOperatingSystems[*].label")
+                .isEqualTo(List.of("Linux", "Windows NT"))
+                .jsonPath("$.topOperatingSystems[*].visits")
+                .isEqualTo(List.of(6, 4))
+                .jsonPath("$.topDeviceClasses[*].label")
+                .isEqualTo(List.of("Desktop"))
+                .jsonPath("$.topDeviceClasses[*].visits")
+                .isEqualTo(List.of(10));
+        assertThat(sum("SELECT SUM(visits) FROM visit_dim_month WHERE dim = 7 AND", code))
+                .isEqualTo(8);
+    }
+
+    private static VisitCountFlusher.DimCount agent(
+            String code, String day, Dimension dimension, String label, long visits) {
+        return new VisitCountFlusher.DimCount(code, LocalDate.parse(day), dimension, label, visits, 0);
     }
 
     private static VisitCountFlusher.DayCount day(String code, String day, long visits, long bots) {
