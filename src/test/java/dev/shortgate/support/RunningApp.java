@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** One started application ("pod") with clients for its traffic and management ports. */
@@ -44,6 +45,22 @@ public final class RunningApp implements AutoCloseable {
                 .baseUrl("http://127.0.0.1:" + managementPort())
                 .responseTimeout(Duration.ofSeconds(30))
                 .build();
+    }
+
+    /** Creates a link to {@code url} through the API, as the admin key, and returns its code. */
+    public String shorten(String url) {
+        return web().post()
+                .uri("/api/v1/links")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", url))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("code")
+                .toString();
     }
 
     public <T> T bean(Class<T> type) {
