@@ -29,10 +29,11 @@ import dev.shortgate.visit.enrich.VisitEnricher;
  * distinct entry (Yauaa for the user agent, GeoIP2 for the network, both cached by the {@link VisitEnricher}) and
  * sums the visits per link and day, per link, day, dimension and label, and per orphan type and day, in the tables'
  * key order. A visit's browser, OS and device class go into one {@link Dimension#AGENT} row while the link's
- * combinations of the day fit in {@code max-labels}, and into their own rows past that. It keeps the labels this pod has admitted per link, day and dimension, so that one holds at most
- * {@code max-labels} and the rest count as {@link Dimension#OTHER}, and it remembers which agents it found to be
- * bots, for {@link #isBot}. Called on a worker thread by one flush at a time (the {@link VisitCountFlusher}'s
- * flushes never overlap); {@link #isBot} may be called from any thread.
+ * combinations of the day fit in {@code max-labels}, and into their own rows past that. It keeps the labels this pod
+ * has admitted per link, day and dimension, so that one holds at most {@code max-labels} and the rest count as
+ * {@link Dimension#OTHER}, and it remembers which agents it found to be bots, for {@link #isBot}. Called on a worker
+ * thread by one flush at a time (the {@link VisitCountFlusher}'s flushes never overlap); {@link #isBot} may be called
+ * from any thread.
  */
 final class CountClassifier {
 

@@ -22,8 +22,8 @@ import reactor.core.publisher.Mono;
  * The stats API's top lists, for {@link VisitQueries#top}: the labels with the most visits of each
  * {@link Dimension} over a range of UTC days, summed from {@code visit_dim_stats} and its monthly roll-up
  * {@code visit_dim_month}, where one {@link Dimension#AGENT} row counts a browser, an OS and a device class at once.
- * The sums of a range's settled days are kept in memory (about {@link #SETTLED_SUM_BYTES}),
- * each with the {@code link_stats} totals of the same days, and used again only while those totals are unchanged.
+ * The sums of a range's settled days are kept in memory (about {@link #SETTLED_SUM_BYTES}), each with the
+ * {@code link_stats} totals of the same days, and used again only while those totals are unchanged.
  */
 final class TopLabels {
 
