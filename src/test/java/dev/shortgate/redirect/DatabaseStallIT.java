@@ -7,14 +7,12 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
@@ -34,20 +32,7 @@ class DatabaseStallIT {
     void stalledDatabaseAnswers503FastWithBoundedLookupsAndRecovers() throws Exception {
         List<String> codes = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            codes.add(pods.app()
-                    .web()
-                    .post()
-                    .uri("/api/v1/links")
-                    .contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(Map.of("url", "https://example.com/stall/" + i))
-                    .exchange()
-                    .expectStatus()
-                    .isCreated()
-                    .expectBody(Map.class)
-                    .returnResult()
-                    .getResponseBody()
-                    .get("code")
-                    .toString());
+            codes.add(pods.app().shorten("https://example.com/stall/" + i));
         }
         pods.app().bean(NearCache.class).invalidateAll();
         MeterRegistry registry = pods.app().bean(MeterRegistry.class);

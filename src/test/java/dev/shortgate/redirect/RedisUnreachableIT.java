@@ -2,14 +2,11 @@ package dev.shortgate.redirect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
-
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.support.Pods;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.http.MediaType;
 
 /**
  * Redis configured but unreachable (a port where nothing listens): creates still succeed and redirects still
@@ -24,20 +21,7 @@ class RedisUnreachableIT {
 
     @Test
     void redirectsStillAnswerFromNearCacheAndDatabase() {
-        String code = pods.app()
-                .web()
-                .post()
-                .uri("/api/v1/links")
-                .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/no-redis"))
-                .exchange()
-                .expectStatus()
-                .isCreated()
-                .expectBody(Map.class)
-                .returnResult()
-                .getResponseBody()
-                .get("code")
-                .toString();
+        String code = pods.app().shorten("https://example.com/no-redis");
 
         pods.app()
                 .web()

@@ -3,7 +3,6 @@ package dev.shortgate.redirect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.Map;
 
 import dev.shortgate.redirect.lookup.NearCache;
 import dev.shortgate.support.Pods;
@@ -12,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
@@ -40,20 +38,7 @@ class UnansweringRedisIT {
 
     @Test
     void codesStillRedirectFromTheDatabaseWithoutWaitingOnRedis() {
-        String code = pods.app()
-                .web()
-                .post()
-                .uri("/api/v1/links")
-                .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", "https://example.com/unanswered"))
-                .exchange()
-                .expectStatus()
-                .isCreated()
-                .expectBody(Map.class)
-                .returnResult()
-                .getResponseBody()
-                .get("code")
-                .toString();
+        String code = pods.app().shorten("https://example.com/unanswered");
         pods.app().web().get().uri("/" + code).exchange().expectStatus().isFound(); // warm, while Redis is tried
         double redisErrors = lookups("redis", "error");
         // Each request must answer within the lookup deadline (2 s), well inside the 3 s handshake

@@ -30,6 +30,9 @@ final class TopLabels {
     /** About how many bytes of settled days' per-label sums are kept (one entry per link, range and bots flag). */
     static final long SETTLED_SUM_BYTES = 32L << 20;
 
+    /** The dimensions of an {@link Dimension#AGENT} label's parts, in {@link Dimension#agentParts}' order. */
+    private static final Dimension[] AGENT_PARTS = {Dimension.BROWSER, Dimension.OS, Dimension.DEVICE_CLASS};
+
     private final DatabaseClient db;
     private final Clock clock;
     private final Cache<SumKey, Sums> settledSums;
@@ -165,10 +168,9 @@ final class TopLabels {
         if (parts == null) {
             return;
         }
-        Dimension[] dimensions = {Dimension.BROWSER, Dimension.OS, Dimension.DEVICE_CLASS};
         for (int i = 0; i < parts.length; i++) {
             if (parts[i] != null) {
-                labels.merge(new LabelKey(dimensions[i].id, parts[i]), n, Long::sum);
+                labels.merge(new LabelKey(AGENT_PARTS[i].id, parts[i]), n, Long::sum);
             }
         }
     }

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.shortgate.redirect.lookup.NearCache;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
@@ -44,7 +42,7 @@ class UnknownCodeGuardIT {
     @Order(1)
     void floodOfRandomCodesBarelyReachesTheDatabase() {
         for (int i = 0; i < 20; i++) {
-            create(pods.a(), "https://example.com/known/" + i);
+            pods.a().shorten("https://example.com/known/" + i);
         }
         awaitReady(pods.a());
         double db = dbLookups(pods.a());
@@ -76,7 +74,7 @@ class UnknownCodeGuardIT {
         flood(pods.b(), 200); // spend B's allowance of database checks of rejected codes, so only the guard decides
         for (int i = 0; i < 50; i++) {
             String url = "https://example.com/fresh/" + i;
-            String code = create(pods.a(), url);
+            String code = pods.a().shorten(url);
             pods.b()
                     .web()
                     .get()
@@ -92,7 +90,7 @@ class UnknownCodeGuardIT {
     @Test
     @Order(3)
     void guardThatRedisLostIsRebuiltFromTheDatabase() {
-        String survivor = create(pods.a(), "https://example.com/survivor");
+        String survivor = pods.a().shorten("https://example.com/survivor");
         ReactiveStringRedisTemplate redis = pods.a().bean(ReactiveStringRedisTemplate.class);
         redis.keys(pods.redisPrefix() + "guard:*").flatMap(redis::delete).blockLast(Duration.ofSeconds(10));
         pods.a().bean(NearCache.class).invalidateAll();
@@ -152,22 +150,6 @@ class UnknownCodeGuardIT {
             code.append(ALPHABET.charAt(ThreadLocalRandom.current().nextInt(ALPHABET.length())));
         }
         return code.toString();
-    }
-
-    private static String create(RunningApp pod, String url) {
-        return pod.web()
-                .post()
-                .uri("/api/v1/links")
-                .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", url))
-                .exchange()
-                .expectStatus()
-                .isCreated()
-                .expectBody(Map.class)
-                .returnResult()
-                .getResponseBody()
-                .get("code")
-                .toString();
     }
 
     /** Redis calls of lookups that failed: the link's GET, or the guard's read after a miss. */

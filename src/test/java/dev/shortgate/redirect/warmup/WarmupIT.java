@@ -39,7 +39,7 @@ class WarmupIT {
         List<String> hot = new ArrayList<>();
         List<String> cold = new ArrayList<>(); // in Redis (written through on create), never requested
         for (int i = 0; i < 10; i++) {
-            String code = create(a, "https://example.com/warm/" + i);
+            String code = a.shorten("https://example.com/warm/" + i);
             if (i >= 5) {
                 cold.add(code);
             } else {
@@ -112,21 +112,5 @@ class WarmupIT {
                         .getStatus()
                         .value()
                 == 200;
-    }
-
-    private static String create(RunningApp app, String url) {
-        return app.web()
-                .post()
-                .uri("/api/v1/links")
-                .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", url))
-                .exchange()
-                .expectStatus()
-                .isCreated()
-                .expectBody(Map.class)
-                .returnResult()
-                .getResponseBody()
-                .get("code")
-                .toString();
     }
 }

@@ -87,10 +87,7 @@ class CountClassifierTest {
 
         // the busiest two combinations of the day get agent rows; the third is counted per dimension, as before
         assertThat(first.dims())
-                .extracting(
-                        VisitCountFlusher.DimCount::dimension,
-                        VisitCountFlusher.DimCount::label,
-                        VisitCountFlusher.DimCount::visits)
+                .extracting(CountClassifierTest::row)
                 .containsExactly(
                         tuple(Dimension.BROWSER, "Firefox", 1L),
                         tuple(Dimension.OS, "Linux", 1L),
@@ -99,10 +96,7 @@ class CountClassifierTest {
                         tuple(Dimension.AGENT, Dimension.agentLabel("Safari", "iOS", "Phone"), 2L));
         // a later flush of the same day keeps to the combinations admitted first
         assertThat(second.dims())
-                .extracting(
-                        VisitCountFlusher.DimCount::dimension,
-                        VisitCountFlusher.DimCount::label,
-                        VisitCountFlusher.DimCount::visits)
+                .extracting(CountClassifierTest::row)
                 .containsExactly(
                         tuple(Dimension.BROWSER, "Firefox", 5L),
                         tuple(Dimension.OS, "Linux", 5L),
@@ -121,10 +115,7 @@ class CountClassifierTest {
                         new VisitTally.Facts("x", DAY, null, null, null, VisitTally.Facts.OTHER_HUMAN), 7)));
 
         assertThat(flush.dims())
-                .extracting(
-                        VisitCountFlusher.DimCount::dimension,
-                        VisitCountFlusher.DimCount::label,
-                        VisitCountFlusher.DimCount::visits)
+                .extracting(CountClassifierTest::row)
                 .containsExactly(
                         tuple(Dimension.COUNTRY, Dimension.OTHER, 7L),
                         tuple(Dimension.REFERRER_HOST, Dimension.OTHER, 7L),
@@ -132,6 +123,11 @@ class CountClassifierTest {
                                 Dimension.AGENT,
                                 Dimension.agentLabel(Dimension.OTHER, Dimension.OTHER, Dimension.OTHER),
                                 7L));
+    }
+
+    /** A dimension row as (dimension, label, visits). */
+    private static org.assertj.core.groups.Tuple row(VisitCountFlusher.DimCount d) {
+        return tuple(d.dimension(), d.label(), d.visits());
     }
 
     private static VisitEnricher parsing() {

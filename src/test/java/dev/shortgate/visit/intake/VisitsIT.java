@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import dev.shortgate.support.Pods;
 import dev.shortgate.system.database.DatabaseDialect;
@@ -21,7 +20,6 @@ import dev.shortgate.visit.enrich.VisitEnricher;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -176,19 +174,6 @@ class VisitsIT {
     }
 
     private static String create(String url) {
-        return pods.app()
-                .web()
-                .post()
-                .uri("/api/v1/links")
-                .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("url", url))
-                .exchange()
-                .expectStatus()
-                .isCreated()
-                .expectBody(Map.class)
-                .returnResult()
-                .getResponseBody()
-                .get("code")
-                .toString();
+        return pods.app().shorten(url);
     }
 }
