@@ -54,4 +54,7 @@ s = json.load(open(sys.argv[1]))
 sys.exit(0 if s["visits"]["total"] == 6 and s["uniqueVisitors"] == 3 else 1)
 PY
 ! grep -q "ExceptionInInitializerError\|Unsupported JDK Major Version" "$work/app.log" || fail "datasketches-memory refused the JDK"
+# The jar's manifest allows native access (Netty's epoll through JNI), so JDK 25 starts it without that warning.
+! grep -q "A restricted method" "$work/app.log" ||
+  fail "the JVM warned of native access: $(grep -m2 'restricted method\|loadLibrary' "$work/app.log")"
 echo "[jdk25] ok: $("$java25" -version 2>&1 | head -1); 6 visits from 3 browsers counted, 3 unique visitors"
