@@ -1,5 +1,7 @@
 package dev.shortgate.visit;
 
+import java.util.List;
+
 /** The dimensions visits are counted by, with their fixed ids in {@code visit_dim_stats.dim}. */
 public enum Dimension {
     COUNTRY(1),
@@ -24,6 +26,9 @@ public enum Dimension {
 
     /** Between the parts of an {@link #AGENT} label: the unit separator, which no header value may hold. */
     static final char SEPARATOR = '\u001f';
+
+    /** The dimensions of an {@link #AGENT} label's parts, in {@link #agentParts}' order. */
+    public static final List<Dimension> AGENT_PARTS = List.of(BROWSER, OS, DEVICE_CLASS);
 
     /** The longest label the dimension tables hold. */
     public static final int MAX_LABEL = 255;

@@ -30,9 +30,6 @@ final class TopLabels {
     /** About how many bytes of settled days' per-label sums are kept (one entry per link, range and bots flag). */
     static final long SETTLED_SUM_BYTES = 32L << 20;
 
-    /** The dimensions of an {@link Dimension#AGENT} label's parts, in {@link Dimension#agentParts}' order. */
-    private static final Dimension[] AGENT_PARTS = {Dimension.BROWSER, Dimension.OS, Dimension.DEVICE_CLASS};
-
     private final DatabaseClient db;
     private final Clock clock;
     private final Cache<SumKey, Sums> settledSums;
@@ -170,7 +167,7 @@ final class TopLabels {
         }
         for (int i = 0; i < parts.length; i++) {
             if (parts[i] != null) {
-                labels.merge(new LabelKey(AGENT_PARTS[i].id, parts[i]), n, Long::sum);
+                labels.merge(new LabelKey(Dimension.AGENT_PARTS.get(i).id, parts[i]), n, Long::sum);
             }
         }
     }
